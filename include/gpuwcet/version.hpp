@@ -1,0 +1,13 @@
+// Library version; the C API exposes the same numbers.
+#pragma once
+
+#include <cstdint>
+
+namespace gpuwcet {
+
+inline constexpr std::uint32_t kVersionMajor = 0;
+inline constexpr std::uint32_t kVersionMinor = 1;
+inline constexpr std::uint32_t kVersionPatch = 0;
+inline constexpr const char* kVersionString = "0.1.0";
+
+}  // namespace gpuwcet

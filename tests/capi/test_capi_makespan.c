@@ -1,0 +1,112 @@
+/* The C API, called from C99: SM description, transformation, bounds, errors. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuwcet.h"
+
+static int g_passed = 0;
+static int g_failed = 0;
+
+#define CHECK(cond)                                                    \
+  do {                                                                 \
+    if (cond) {                                                        \
+      ++g_passed;                                                      \
+    } else {                                                           \
+      ++g_failed;                                                      \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                  \
+  } while (0)
+
+static gpuwcet_sm_desc fermi_like(uint32_t l_units, uint32_t c_units) {
+  gpuwcet_sm_desc sm;
+  gpuwcet_status st = gpuwcet_sm_init(&sm, 32);
+  CHECK(st == GPUWCET_OK);
+  st = gpuwcet_sm_add_class(&sm, 'L', l_units);
+  CHECK(st == GPUWCET_OK);
+  st = gpuwcet_sm_add_class(&sm, 'C', c_units);
+  CHECK(st == GPUWCET_OK);
+  return sm;
+}
+
+static void test_version(void) {
+  CHECK(gpuwcet_version() == GPUWCET_VERSION_NUMBER);
+  CHECK(strcmp(gpuwcet_version_string(), GPUWCET_VERSION_STRING) == 0);
+  CHECK(strlen(gpuwcet_status_message(GPUWCET_OVERFLOW)) > 0);
+  CHECK(gpuwcet_status_message((gpuwcet_status)12345) != NULL);
+}
+
+static void test_transform_figure1(void) {
+  /* Fig. 1 of the paper: LC with L = 16, C = 32, S = 32 becomes LLC. */
+  gpuwcet_sm_desc sm = fermi_like(16, 32);
+  char out[8];
+  size_t written = 0;
+  uint64_t len = 0;
+  uint64_t num = 0, den = 0;
+  CHECK(gpuwcet_transformed_length(&sm, "LC", 2, &len, NULL) == GPUWCET_OK);
+  CHECK(len == 3);
+  CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, sizeof out, &written) == GPUWCET_OK);
+  CHECK(written == 3 && strcmp(out, "LLC") == 0);
+  CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, 3, &written) == GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(gpuwcet_sigma(&sm, 'L', &num, &den) == GPUWCET_OK);
+  CHECK(num == 1 && den == 2);
+  CHECK(gpuwcet_sigma(&sm, 'S', &num, &den) == GPUWCET_UNDESCRIBED_CLASS);
+}
+
+static void test_pessimistic(void) {
+  /* LL, sigma_L = 2, W = 4: a work-conserving schedule takes 5 cycles, so the
+   * safe bound is at least 5 while the paper's estimate says 4. */
+  gpuwcet_sm_desc sm = fermi_like(64, 32);
+  gpuwcet_makespan_result safe_r, paper_r;
+  CHECK(gpuwcet_makespan_result_init(&safe_r) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_result_init(&paper_r) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LL", 2, 4, &safe_r) == GPUWCET_OK);
+  CHECK(safe_r.safe == 1 && safe_r.method == GPUWCET_METHOD_PESSIMISTIC);
+  CHECK(safe_r.makespan >= 5 && safe_r.upper_bound == safe_r.makespan);
+  CHECK(safe_r.lower_bound <= 5);
+  CHECK(gpuwcet_makespan_paper_estimate(&sm, "LL", 2, 4, &paper_r) == GPUWCET_OK);
+  CHECK(paper_r.makespan == 4 && paper_r.safe == 0 && paper_r.exact == 0);
+}
+
+static void test_bad_input(void) {
+  gpuwcet_sm_desc sm = fermi_like(16, 32);
+  gpuwcet_makespan_result r;
+  size_t at = 0;
+  uint64_t len = 0;
+  CHECK(gpuwcet_makespan_result_init(&r) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "", 0, 4, &r) == GPUWCET_EMPTY_KERNEL);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, NULL, 0, 4, &r) == GPUWCET_EMPTY_KERNEL);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, NULL, 3, 4, &r) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LC", 2, 0, &r) == GPUWCET_ZERO_WARPS);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LC", 2, 4, NULL) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_makespan_pessimistic(NULL, "LC", 2, 4, &r) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LC", 2, UINT64_MAX, &r) == GPUWCET_OVERFLOW);
+  CHECK(gpuwcet_transformed_length(&sm, "LC?", 3, &len, &at) == GPUWCET_UNKNOWN_SYMBOL);
+  CHECK(at == 2);
+  CHECK(gpuwcet_transformed_length(&sm, "LSC", 3, &len, &at) == GPUWCET_UNDESCRIBED_CLASS);
+  CHECK(at == 1);
+  CHECK(gpuwcet_sm_add_class(&sm, 'F', 0) == GPUWCET_ZERO_UNITS);
+  CHECK(gpuwcet_sm_add_class(&sm, 'L', 8) == GPUWCET_DUPLICATE_CLASS);
+  CHECK(gpuwcet_sm_add_class(&sm, '1', 8) == GPUWCET_UNKNOWN_SYMBOL);
+  CHECK(gpuwcet_sm_init(&sm, 0) == GPUWCET_ZERO_WARP_SIZE);
+  sm.class_count = 0;
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LC", 2, 4, &r) == GPUWCET_ZERO_WARP_SIZE);
+  /* A caller struct from a future, smaller layout is refused, not overrun. */
+  sm = fermi_like(16, 32);
+  sm.struct_size = 4;
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LC", 2, 4, &r) == GPUWCET_INVALID_ARGUMENT);
+  sm = fermi_like(16, 32);
+  sm.class_count = 9;
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LC", 2, 4, &r) == GPUWCET_TOO_MANY_CLASSES);
+  r.struct_size = 0;
+  sm = fermi_like(16, 32);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LC", 2, 4, &r) == GPUWCET_INVALID_ARGUMENT);
+}
+
+int main(void) {
+  test_version();
+  test_transform_figure1();
+  test_pessimistic();
+  test_bad_input();
+  printf("capi: %d passed, %d failed\n", g_passed, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}

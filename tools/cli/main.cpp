@@ -1,0 +1,23 @@
+// gpuwcet: worst-case execution time bounds for GPU kernels, from the shell.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "gpuwcet.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "gpuwcet computes safe worst-case execution time bounds for GPU kernels.\n"
+      "Run 'gpuwcet <command> --help' for the options of a command."};
+  app.set_version_flag("--version", std::string("gpuwcet ") + gpuwcet_version_string());
+  app.require_subcommand(1);
+  int exit_code = 0;
+  gpuwcet::cli::add_makespan_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return exit_code;
+}
