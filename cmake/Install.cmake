@@ -7,7 +7,8 @@ install(TARGETS gpuwcet_core gpuwcet_capi EXPORT gpuwcetTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gpuwcet DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/capi/include/gpuwcet.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+file(GLOB _gpuwcet_c_headers ${PROJECT_SOURCE_DIR}/capi/include/*.h)
+install(FILES ${_gpuwcet_c_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 set(GPUWCET_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpuwcet)
 install(EXPORT gpuwcetTargets NAMESPACE gpuwcet:: DESTINATION ${GPUWCET_CMAKE_DIR})
