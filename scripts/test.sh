@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Second command of the README, and what CI runs: installs what is missing,
+# then builds and runs every test on every target:
+#   1. host build, warnings as errors, all tests (unit, property, C API, CLI, install)
+#   2. the same tests under AddressSanitizer and UndefinedBehaviorSanitizer
+#   3. the ports: aarch64 under qemu-user, Cortex-M4 under qemu-system-arm
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/setup-debian.sh
+
+jobs=$(nproc)
+run_ctest() {
+  local dir=$1
+  (cd "$dir" && ctest -j"$jobs" --output-on-failure --timeout 900)
+}
+
+echo "== host build and tests"
+bash scripts/build-host.sh "$root/build/host" -DGPUWCET_BUILD_BENCHMARKS=ON
+run_ctest "$root/build/host"
+
+echo "== host tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+bash scripts/build-host.sh "$root/build/asan" -DGPUWCET_SANITIZE=address,undefined \
+  -DGPUWCET_BUILD_EXAMPLES=OFF
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  run_ctest "$root/build/asan"
+
+if [ -x scripts/test-ports.sh ] || [ -f scripts/test-ports.sh ]; then
+  echo "== ports under emulation"
+  bash scripts/test-ports.sh
+fi
+echo "== all targets passed"
