@@ -1,5 +1,6 @@
 #include "gpuwcet_tools/makespan_problem.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -113,6 +114,7 @@ MakespanProblem load_makespan_problem(const std::string& path) {
     throw ToolError(fmt::format("{}: 'units' must be a table such as [units] L = 16",
                                 where(path, units->source())));
   }
+  std::vector<toml::source_index> unit_lines;
   for (const auto& [key, node] : *table) {
     const std::string k(key.str());
     if (k.size() != 1 || !is_class_symbol(k[0])) {
@@ -126,7 +128,17 @@ MakespanProblem load_makespan_problem(const std::string& path) {
                                   where(path, node.source()), k));
     }
     p.units.emplace_back(k[0], static_cast<std::uint32_t>(v->get()));
+    unit_lines.push_back(node.source().begin.line);
   }
+  // toml++ iterates a table by key; keep the classes in the order of the file,
+  // which is the order of the class indices everywhere else.
+  std::vector<std::size_t> order(p.units.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return unit_lines[a] < unit_lines[b]; });
+  std::vector<std::pair<char, std::uint32_t>> ordered;
+  for (const std::size_t i : order) ordered.push_back(p.units[i]);
+  p.units = std::move(ordered);
   return p;
 }
 
