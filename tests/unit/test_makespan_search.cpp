@@ -1,0 +1,215 @@
+// The exact search against an independent brute-force enumerator over
+// explicit warps, schedule replay, anytime bracketing and bad input.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "brute_force_makespan.hpp"
+#include "gpuwcet/makespan_search.hpp"
+
+namespace gpuwcet {
+namespace {
+
+struct Problem {
+  std::vector<std::uint8_t> instr;
+  MakespanInstance in;
+};
+
+// Kernel over {L, C} with integer capacities (sigma_L = cl, sigma_C = cc).
+Problem make(const std::string& kernel, std::uint64_t cl, std::uint64_t cc, std::uint64_t warps) {
+  Problem p;
+  for (char c : kernel) p.instr.push_back(c == 'L' ? 0 : 1);
+  p.in.instr = p.instr;
+  p.in.class_count = 2;
+  p.in.capacity[0] = cl;
+  p.in.capacity[1] = cc;
+  p.in.warps = warps;
+  return p;
+}
+
+struct SearchRun {
+  Status status;
+  SearchResult result;
+  std::vector<std::uint32_t> schedule;
+};
+
+SearchRun search(const Problem& p, SearchOptions options = {}, bool with_schedule = true) {
+  SearchRun r;
+  std::size_t bytes = 0;
+  EXPECT_EQ(makespan_search_arena_bytes(p.in, options, bytes), Status::ok);
+  std::vector<std::byte> arena(bytes);
+  const std::size_t room = (p.instr.size() * p.in.warps + 1) * p.instr.size();
+  r.schedule.assign(with_schedule ? room : 0, 0);
+  r.status = search_worst_makespan(p.in, options, arena, r.result, r.schedule);
+  return r;
+}
+
+// Independent replay: every cycle serves exactly min(capacity, waiting) warps
+// of each class, never more warps than stand at a position, and all warps
+// finish at the last cycle.
+::testing::AssertionResult replays(const Problem& p, const std::vector<std::uint32_t>& sched,
+                                   std::uint64_t cycles) {
+  const std::size_t len = p.instr.size();
+  std::vector<std::uint64_t> at(len + 1, 0);
+  at[0] = p.in.warps;
+  for (std::uint64_t t = 0; t < cycles; ++t) {
+    if (at[len] == p.in.warps) return ::testing::AssertionFailure() << "finished early at " << t;
+    std::uint64_t waiting[2] = {0, 0};
+    std::uint64_t served[2] = {0, 0};
+    for (std::size_t k = 0; k < len; ++k) {
+      const std::uint32_t x = sched[t * len + k];
+      if (x > at[k]) return ::testing::AssertionFailure() << "cycle " << t << " takes absent warps";
+      waiting[p.instr[k]] += at[k];
+      served[p.instr[k]] += x;
+    }
+    for (int u = 0; u < 2; ++u) {
+      const std::uint64_t must = std::min(p.in.capacity[u], waiting[u]);
+      if (served[u] != must) {
+        return ::testing::AssertionFailure() << "cycle " << t << " class " << u << " serves "
+                                             << served[u] << " instead of " << must;
+      }
+    }
+    for (std::size_t k = len; k-- > 0;) {
+      const std::uint32_t x = sched[t * len + k];
+      at[k] -= x;
+      at[k + 1] += x;
+    }
+  }
+  if (at[len] != p.in.warps) return ::testing::AssertionFailure() << "not finished";
+  return ::testing::AssertionSuccess();
+}
+
+std::uint64_t brute(const Problem& p) {
+  std::vector<int> instr(p.instr.begin(), p.instr.end());
+  testing::BruteForceMakespan bf(instr, {static_cast<int>(p.in.capacity[0]),
+                                         static_cast<int>(p.in.capacity[1])});
+  return bf.worst(static_cast<int>(p.in.warps));
+}
+
+TEST(MakespanSearch, Figure2LlcFourWarpsIsNine) {
+  // Paper's Fig. 2: LLC, sigma 1/1, W = 4 has a 9-cycle work-conserving
+  // schedule, which is also the worst case.
+  const Problem p = make("LLC", 1, 1, 4);
+  const SearchRun r = search(p);
+  ASSERT_EQ(r.status, Status::ok);
+  EXPECT_TRUE(r.result.exact);
+  EXPECT_EQ(r.result.upper_bound, 9u);
+  EXPECT_EQ(r.result.schedule_cycles, 9u);
+  EXPECT_TRUE(replays(p, r.schedule, 9));
+}
+
+TEST(MakespanSearch, PublishedCounterexamples) {
+  // LL, sigma_L = 2, W = 4 takes 5 cycles; LCL, sigma 1/1, W = 4 takes 9
+  // (the approximation of Eqs. 42-43 gives 8 there).
+  EXPECT_EQ(search(make("LL", 2, 1, 4)).result.upper_bound, 5u);
+  EXPECT_EQ(search(make("LCL", 1, 1, 4)).result.upper_bound, 9u);
+  EXPECT_EQ(search(make("LCL", 1, 1, 2)).result.upper_bound, 4u);  // T(2) = 4
+}
+
+TEST(MakespanSearch, EqualsBruteForceOnAllSmallInstances) {
+  int checked = 0;
+  for (int len = 1; len <= 5; ++len) {
+    for (int bits = 0; bits < (1 << len); ++bits) {
+      std::string k;
+      for (int i = 0; i < len; ++i) k += (bits >> i & 1) ? 'C' : 'L';
+      for (std::uint64_t cl = 1; cl <= 3; ++cl) {
+        for (std::uint64_t cc = 1; cc <= 3; ++cc) {
+          for (std::uint64_t w = 1; w <= 6; ++w) {
+            const Problem p = make(k, cl, cc, w);
+            const SearchRun r = search(p);
+            ASSERT_EQ(r.status, Status::ok) << k << " " << cl << "/" << cc << " W=" << w;
+            const std::uint64_t expect = brute(p);
+            ASSERT_TRUE(r.result.exact);
+            ASSERT_EQ(r.result.upper_bound, expect) << k << " " << cl << "/" << cc << " W=" << w;
+            ASSERT_EQ(r.result.lower_bound, expect);
+            ASSERT_EQ(r.result.schedule_cycles, expect);
+            ASSERT_TRUE(replays(p, r.schedule, expect)) << k << " " << cl << "/" << cc << " W=" << w;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 62 * 9 * 6);
+}
+
+TEST(MakespanSearch, AnytimeBoundsBracketTheExactValue) {
+  for (const char* k : {"LLCLL", "LCLCL", "LLC", "CLLCC"}) {
+    for (std::uint64_t w : {3u, 5u, 7u}) {
+      const Problem p = make(k, 1, 1, w);
+      const SearchRun exact = search(p);
+      ASSERT_EQ(exact.status, Status::ok);
+      const std::uint64_t v = exact.result.upper_bound;
+      for (std::uint64_t budget : {1u, 2u, 5u, 20u, 100u}) {
+        SearchOptions o;
+        o.max_nodes = budget;
+        const SearchRun r = search(p, o);
+        ASSERT_TRUE(r.status == Status::ok || r.status == Status::budget_exhausted);
+        EXPECT_LE(r.result.lower_bound, v) << k << " W=" << w << " budget " << budget;
+        EXPECT_GE(r.result.upper_bound, v) << k << " W=" << w << " budget " << budget;
+        EXPECT_EQ(r.result.exact, r.status == Status::ok);
+        if (r.result.schedule_cycles != 0) {
+          EXPECT_TRUE(replays(p, r.schedule, r.result.schedule_cycles));
+        }
+      }
+    }
+  }
+}
+
+TEST(MakespanSearch, StepBudgetAndTinyMemoStayCorrect) {
+  const Problem p = make("LLCLL", 1, 1, 6);
+  const std::uint64_t v = search(p).result.upper_bound;
+  SearchOptions tiny;
+  tiny.memo_entries = 3;  // almost no memo: slower, still exact
+  const SearchRun r = search(p, tiny);
+  ASSERT_EQ(r.status, Status::ok);
+  EXPECT_EQ(r.result.upper_bound, v);
+  SearchOptions steps;
+  steps.max_steps = 3;
+  const SearchRun s = search(p, steps);
+  EXPECT_LE(s.result.lower_bound, v);
+  EXPECT_GE(s.result.upper_bound, v);
+}
+
+TEST(MakespanSearch, StateBoundIsSafeFromEveryReachableRoot) {
+  // The pruning bound at the root is never below the exact value.
+  for (const char* k : {"LLCLL", "LCLCL", "CCL"}) {
+    for (std::uint64_t w = 1; w <= 6; ++w) {
+      for (std::uint64_t cl = 1; cl <= 3; ++cl) {
+        const Problem p = make(k, cl, 1, w);
+        std::vector<std::uint16_t> root(p.instr.size(), 0);
+        root[0] = static_cast<std::uint16_t>(w);
+        EXPECT_GE(state_upper_bound(p.in, root), brute(p));
+      }
+    }
+  }
+}
+
+TEST(MakespanSearch, BadInput) {
+  Problem p = make("LC", 1, 1, 4);
+  std::size_t bytes = 0;
+  SearchOptions o;
+  ASSERT_EQ(makespan_search_arena_bytes(p.in, o, bytes), Status::ok);
+  std::vector<std::byte> arena(bytes);
+  SearchResult r;
+  EXPECT_EQ(search_worst_makespan(p.in, o, gsl::span<std::byte>(arena.data(), bytes - 1), r),
+            Status::buffer_too_small);
+  std::vector<std::uint32_t> small(3);
+  EXPECT_EQ(search_worst_makespan(p.in, o, arena, r, small), Status::buffer_too_small);
+  EXPECT_TRUE(r.exact);  // bounds are still delivered
+  Problem zero = make("LC", 1, 1, 0);
+  EXPECT_EQ(makespan_search_arena_bytes(zero.in, o, bytes), Status::zero_warps);
+  Problem big = make("LC", 1, 1, 70000);
+  EXPECT_EQ(makespan_search_arena_bytes(big.in, o, bytes), Status::kernel_too_long);
+  Problem cap0 = make("LC", 0, 1, 2);
+  EXPECT_EQ(makespan_search_arena_bytes(cap0.in, o, bytes), Status::invalid_argument);
+  Problem bad_class = make("LC", 1, 1, 2);
+  bad_class.instr[1] = 5;
+  EXPECT_EQ(makespan_search_arena_bytes(bad_class.in, o, bytes), Status::invalid_argument);
+  Problem empty = make("", 1, 1, 2);
+  EXPECT_EQ(makespan_search_arena_bytes(empty.in, o, bytes), Status::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gpuwcet
