@@ -22,6 +22,9 @@ struct MakespanOptions {
   std::string warp_size;
   std::string units;
   std::string method = "pessimistic";
+  std::uint64_t budget_nodes = 0;
+  bool schedule = false;
+  bool quiet = false;
   bool json = false;
 };
 
@@ -43,11 +46,20 @@ int run(const MakespanOptions& o) {
     }
     const MakespanMethod method = parse_method(o.method);
     const ValidatedProblem v = validate(problem);
-    const MakespanReport report = compute_makespan(problem, v, method);
+    if (o.schedule && method != MakespanMethod::exact) {
+      throw ToolError("--schedule needs --method exact");
+    }
+    SearchSettings search;
+    search.budget_nodes = o.budget_nodes;
+    search.progress = !o.quiet && !o.json;
+    const MakespanReport report = compute_makespan(problem, v, method, search);
     if (o.json) {
-      std::cout << to_json(problem, v, report).dump(2) << '\n';
+      nlohmann::json j = to_json(problem, v, report);
+      if (o.schedule) j["schedule"] = schedule_json(v, report, problem.warps);
+      std::cout << j.dump(2) << '\n';
     } else {
       std::cout << to_text(problem, v, report);
+      if (o.schedule) std::cout << gantt(v, report, problem.warps);
     }
     return 0;
   } catch (const ToolError& e) {
@@ -77,7 +89,15 @@ void add_makespan_command(CLI::App& app, int& exit_code) {
   cmd->add_option("-s,--warp-size", opts->warp_size, "threads per warp S (default 32)");
   cmd->add_option("-m,--method", opts->method,
                   "pessimistic: the safe closed-form bound (default);\n"
+                  "exact: the worst case by branch-and-bound search (safe bounds,\n"
+                  "  exact unless the node budget runs out);\n"
                   "paper: the paper's Eqs. (5)-(7), reported as NOT safe");
+  cmd->add_option("--budget-nodes", opts->budget_nodes,
+                  "node budget of the exact search (0 = none); when it runs out the\n"
+                  "answer is the safe upper bound and exact is false");
+  cmd->add_flag("--schedule", opts->schedule,
+                "print a worst schedule (text Gantt chart, or 'schedule' in JSON)");
+  cmd->add_flag("-q,--quiet", opts->quiet, "no progress lines on stderr");
   cmd->add_flag("--json", opts->json, "print one JSON object instead of text");
   cmd->callback([opts, &exit_code]() { exit_code = run(*opts); });
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +12,7 @@
 
 namespace gpuwcet::tools {
 
-enum class MakespanMethod { pessimistic, paper };
+enum class MakespanMethod { pessimistic, paper, exact };
 
 // Parses a --method value; throws ToolError listing the accepted ones.
 MakespanMethod parse_method(const std::string& text);
@@ -27,11 +28,27 @@ struct MakespanReport {
   bool safe = true;
   std::uint64_t safe_pessimistic = 0;  // always computed, for comparison
   std::uint64_t paper_estimate = 0;    // Eqs. (5)-(7), never safe in general
+  std::uint64_t nodes = 0;             // search expansions (exact method)
+  // Worst schedule found, warps advanced per cycle and position (exact method).
+  std::vector<std::uint32_t> schedule;
+  std::uint64_t schedule_cycles = 0;
+};
+
+struct SearchSettings {
+  std::uint64_t budget_nodes = 0;  // 0: no limit
+  bool progress = true;            // progress lines on stderr
 };
 
 // Throws ToolError on overflow.
 MakespanReport compute_makespan(const MakespanProblem& problem, const ValidatedProblem& v,
-                                MakespanMethod method);
+                                MakespanMethod method, const SearchSettings& search = {});
+
+// The schedule as a text Gantt chart in the style of the paper's Fig. 2: one
+// row per warp, one column per cycle, the symbol executed or '.' when waiting.
+std::string gantt(const ValidatedProblem& v, const MakespanReport& report, std::uint64_t warps);
+// The same schedule as JSON: per warp, the cycle (from 1) of each instruction.
+nlohmann::json schedule_json(const ValidatedProblem& v, const MakespanReport& report,
+                             std::uint64_t warps);
 
 nlohmann::json to_json(const MakespanProblem& problem, const ValidatedProblem& v,
                        const MakespanReport& report);
