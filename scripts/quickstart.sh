@@ -11,3 +11,6 @@ example=examples/kernels/llcll.toml
 echo
 echo "== gpuwcet makespan --config $example"
 "$gpuwcet" makespan --config "$example"
+echo
+echo "== gpuwcet makespan --config $example --method exact --schedule"
+"$gpuwcet" makespan --config "$example" --method exact --schedule --quiet
