@@ -3,7 +3,18 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS gpuwcet_core gpuwcet_capi EXPORT gpuwcetTargets
+set(_gpuwcet_install_targets gpuwcet_core gpuwcet_capi)
+# The C API is a static library that calls the ILP library when GLPK is
+# built in, so an installed consumer needs both (and -lglpk).
+set(GPUWCET_PC_LIBS "-lgpuwcet -lgpuwcet_core")
+if(TARGET gpuwcet_glpk)
+  list(APPEND _gpuwcet_install_targets gpuwcet_glpk)
+  # All static: the dependencies go on the plain Libs line, in link order.
+  set(GPUWCET_PC_LIBS "-lgpuwcet -lgpuwcet_glpk -lgpuwcet_core -lglpk -lm")
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/glpk/include/gpuwcet_glpk
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endif()
+install(TARGETS ${_gpuwcet_install_targets} EXPORT gpuwcetTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gpuwcet DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
