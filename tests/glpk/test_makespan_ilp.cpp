@@ -100,13 +100,16 @@ const char* name(IlpFormulation f) { return f == IlpFormulation::paper ? "paper"
 
 // Every string over {L, C} of length 1..4, capacities 1..3, W = 1..4
 // (W = 1..3 for the paper's per-warp model, which is much slower), each
-// against the enumerator. Instances that hit the per-instance limit are
-// skipped, counted and printed; they must still bracket the answer.
+// against the enumerator. Instances that hit the per-instance limit (2 s
+// symmetric, 0.5 s paper: the whole test stays near 20 s) are skipped,
+// counted and printed; they must still bracket the answer.
 TEST(MakespanIlp, MatchesBruteForceOnEverySmallInstance) {
   for (IlpFormulation f : {IlpFormulation::symmetric, IlpFormulation::paper}) {
     const std::uint64_t max_warps = f == IlpFormulation::paper ? 3 : 4;
+    const double per_instance_limit = f == IlpFormulation::paper ? 0.5 : 2.0;
     int solved = 0;
     int timed_out = 0;
+    double seconds = 0;
     for (int len = 1; len <= 4; ++len) {
       for (int bits = 0; bits < (1 << len); ++bits) {
         std::string kernel;
@@ -116,7 +119,8 @@ TEST(MakespanIlp, MatchesBruteForceOnEverySmallInstance) {
             for (std::uint64_t w = 1; w <= max_warps; ++w) {
               const Case c = make(kernel, cl, cc, w);
               const std::uint64_t want = oracle(c);
-              const IlpResult r = run(c, f, 2.0);
+              const IlpResult r = run(c, f, per_instance_limit);
+              seconds += r.seconds;
               SCOPED_TRACE(std::string(name(f)) + " " + kernel + " L" + std::to_string(cl) +
                            " C" + std::to_string(cc) + " W" + std::to_string(w));
               ASSERT_TRUE(has_result(r.status)) << status_message(r.status);
@@ -135,7 +139,8 @@ TEST(MakespanIlp, MatchesBruteForceOnEverySmallInstance) {
         }
       }
     }
-    std::printf("%s: %d solved, %d hit the time limit\n", name(f), solved, timed_out);
+    std::printf("%s: %d solved, %d hit the time limit, %.1f s in GLPK\n", name(f), solved,
+                timed_out, seconds);
     EXPECT_GT(solved, 0);
   }
 }
