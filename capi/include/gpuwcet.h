@@ -56,7 +56,8 @@ typedef enum gpuwcet_status {
   GPUWCET_SOLVER_FAILED = 15,
   GPUWCET_NOT_FOUND = 16,
   GPUWCET_MALFORMED_DATA = 17,
-  GPUWCET_UNSUPPORTED_VERSION = 18
+  GPUWCET_UNSUPPORTED_VERSION = 18,
+  GPUWCET_LAUNCH_DOES_NOT_FIT = 19 /* not one block of the launch fits on an SM */
 } gpuwcet_status;
 
 /* Run-time version of the linked library: GPUWCET_VERSION_NUMBER's encoding. */
@@ -169,6 +170,7 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_makespan_paper_estimate(
 /* GPUWCET_API_PARTS_BEGIN */
 #include "gpuwcet_makespan_ilp.h"
 #include "gpuwcet_makespan_search.h"
+#include "gpuwcet_profile.h"
 /* GPUWCET_API_PARTS_END */
 
 #endif /* GPUWCET_H */

@@ -27,6 +27,7 @@ enum class Status : std::int32_t {
   not_found = 16,            // a named item does not exist
   malformed_data = 17,       // a blob or record failed validation
   unsupported_version = 18,  // a blob written by an incompatible format version
+  launch_does_not_fit = 19,  // not one block of the launch fits on an SM
 };
 
 // A short English message for a status; never null, never allocates.

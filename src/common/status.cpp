@@ -23,6 +23,7 @@ const char* status_message(Status status) noexcept {
     case Status::not_found: return "not found";
     case Status::malformed_data: return "malformed data";
     case Status::unsupported_version: return "unsupported format version";
+    case Status::launch_does_not_fit: return "not one block of the launch fits on an SM";
   }
   return "unknown status";
 }

@@ -1,0 +1,64 @@
+// Kernel-level WCET from a block bound: how many blocks fit on an SM, how
+// many are resident across the GPU, and a safe bound on the whole grid under
+// a work-conserving block dispatcher. The assumptions and the proof are in
+// docs/kernel-wcet.md; the synchronous-rounds formula of Klashtorny et al.
+// (predictable wavefront splitting, Eqs. 4-6 with no splitting) is reported
+// alongside for comparison.
+#pragma once
+
+#include <cstdint>
+
+#include "gpuwcet/status.hpp"
+
+namespace gpuwcet {
+
+// The GPU as the block dispatcher sees it. Zero in a limit means "no limit"
+// except for sm_count and warp_size, which must be positive.
+struct GpuDescription {
+  std::uint32_t sm_count = 0;
+  std::uint32_t warp_size = 32;
+  std::uint32_t max_blocks_per_sm = 0;
+  std::uint32_t max_threads_per_sm = 0;
+  std::uint32_t max_warps_per_sm = 0;
+  std::uint32_t registers_per_sm = 0;        // 32-bit registers
+  std::uint32_t register_alloc_unit = 0;     // registers per warp are rounded up to this (0: 1)
+  std::uint32_t shared_memory_per_sm = 0;    // bytes
+  std::uint64_t dispatch_delay = 0;          // d: cycles from a free slot to the next block start
+  std::uint64_t clock_khz = 0;               // 0: no nanoseconds
+};
+
+// What one block of the kernel needs and how long it can take.
+struct BlockTiming {
+  std::uint32_t block_threads = 0;
+  std::uint32_t registers_per_thread = 0;
+  std::uint32_t shared_memory_per_block = 0;  // bytes
+  // B_1: bound on a block's execution alone on an SM (General Upper Bound).
+  std::uint64_t alone_bound = 0;
+  // E: the cycles in which the block's warps execute (sum of all exec phases
+  // of all warps and sections): what one block can take from another.
+  std::uint64_t exec_cycles = 0;
+};
+
+struct KernelWcet {
+  std::uint32_t blocks_per_sm = 0;     // k
+  std::uint64_t resident_blocks = 0;   // G_parallel = sm_count * k
+  std::uint64_t rounds = 0;            // DS = ceil(G / G_parallel)
+  std::uint64_t block_bound_shared = 0;  // B_k = B_1 + (k_eff - 1) * E
+  std::uint64_t rounds_estimate = 0;   // DS * (d + B_k): synchronous rounds, see docs
+  std::uint64_t cycles = 0;            // the safe bound
+  std::uint64_t nanoseconds = 0;       // ceil(cycles * 1e6 / clock_khz), 0 without a clock
+};
+
+// k: blocks of this size that fit on one SM (min over the limits).
+// Returns invalid_argument (zero threads, zero SMs or warp size),
+// launch_does_not_fit (k = 0), overflow.
+[[nodiscard]] Status blocks_per_sm(const GpuDescription& gpu, const BlockTiming& block,
+                                   std::uint32_t& k) noexcept;
+
+// Safe WCET of a grid of `grid_blocks` blocks (docs/kernel-wcet.md, Thm. 1).
+// Returns invalid_argument (grid_blocks = 0 or what blocks_per_sm refuses),
+// launch_does_not_fit, overflow; `out` is written only on ok.
+[[nodiscard]] Status kernel_wcet(const GpuDescription& gpu, const BlockTiming& block,
+                                 std::uint64_t grid_blocks, KernelWcet& out) noexcept;
+
+}  // namespace gpuwcet

@@ -1,0 +1,99 @@
+// Compiled timing profiles: a versioned, CRC-protected binary blob holding,
+// per kernel, what a target needs to bound a launch (docs/profile-format.md).
+// Read in place: no copy, no heap. Every field is validated by open_profile()
+// before any accessor is used, and read byte by byte (no casts of the blob,
+// so any alignment works).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <gsl/span>
+
+#include "gpuwcet/kernel_wcet.hpp"
+#include "gpuwcet/sm_model.hpp"
+#include "gpuwcet/status.hpp"
+
+namespace gpuwcet {
+
+inline constexpr std::uint16_t kProfileFormatVersion = 1;
+inline constexpr std::size_t kProfileHeaderSize = 32;
+inline constexpr std::size_t kProfileDirEntrySize = 8;
+inline constexpr std::size_t kProfileNameSize = 32;  // including at least one NUL
+inline constexpr std::size_t kProfileKernelFixedSize = 132;
+inline constexpr std::size_t kProfilePhaseSize = 16;  // u64 exec, u64 idle
+inline constexpr std::size_t kProfileTrailerSize = 4;  // CRC-32
+inline constexpr std::uint32_t kProfileMaxKernels = 65535;
+inline constexpr std::uint32_t kProfileMaxWarps = 1024;
+inline constexpr std::uint32_t kProfileMaxSections = 65535;
+inline constexpr std::uint32_t kProfileMaxKernelString = 1u << 20;
+
+// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), as zlib computes it.
+[[nodiscard]] std::uint32_t crc32(gsl::span<const std::uint8_t> bytes) noexcept;
+
+// Multi-phase summary of one warp in one barrier section (Jeanmougin et al.):
+// cycles in which the warp executes and cycles it is idle waiting for its
+// own results, when it runs alone.
+struct PhaseSummary {
+  std::uint64_t exec = 0;
+  std::uint64_t idle = 0;
+};
+
+// One kernel of an open profile: a view into the blob.
+class ProfileKernel {
+ public:
+  ProfileKernel() noexcept = default;
+  std::string_view name() const noexcept;
+  std::uint32_t block_threads() const noexcept;
+  std::uint32_t warp_size() const noexcept;
+  std::uint32_t registers_per_thread() const noexcept;
+  std::uint32_t shared_memory_per_block() const noexcept;
+  std::uint32_t warp_count() const noexcept;
+  std::uint32_t section_count() const noexcept;
+  std::uint32_t makespan_warps() const noexcept;
+  std::string_view kernel_string() const noexcept;  // empty when absent
+  // SM shape of the makespan model; class_count 0 when absent.
+  SmDescription makespan_sm() const noexcept;
+  // Requires section < section_count() and warp < warp_count().
+  PhaseSummary phase(std::uint32_t section, std::uint32_t warp) const noexcept;
+
+ private:
+  friend class Profile;
+  explicit ProfileKernel(gsl::span<const std::uint8_t> record) noexcept : record_(record) {}
+  gsl::span<const std::uint8_t> record_;
+};
+
+// A validated profile: a view into the caller's blob, which must outlive it.
+class Profile {
+ public:
+  Profile() noexcept = default;
+  std::uint32_t kernel_count() const noexcept;
+  // Requires index < kernel_count().
+  ProfileKernel kernel(std::uint32_t index) const noexcept;
+  // not_found when no kernel has that name.
+  [[nodiscard]] Status find(std::string_view name, ProfileKernel& out) const noexcept;
+
+ private:
+  friend Status open_profile(gsl::span<const std::uint8_t>, Profile&) noexcept;
+  friend Profile reattach_profile(gsl::span<const std::uint8_t>) noexcept;
+  gsl::span<const std::uint8_t> blob_;
+};
+
+// Validates the whole blob (magic, version, sizes, CRC, every kernel) and
+// makes `out` a view of it. Returns malformed_data (truncated, corrupted or
+// not a profile) or unsupported_version; `out` is written only on ok.
+[[nodiscard]] Status open_profile(gsl::span<const std::uint8_t> blob, Profile& out) noexcept;
+
+// A view of a blob that open_profile() has accepted before and that has not
+// changed since (the C API's handles keep only the pointer and size). Never
+// for bytes that were not validated: accessors trust what open_profile checked.
+[[nodiscard]] Profile reattach_profile(gsl::span<const std::uint8_t> validated_blob) noexcept;
+
+// The block timing of a kernel (docs/kernel-wcet.md): from the sections,
+// B_1 = sum over sections of (all warps' exec + the largest idle), the
+// General Upper Bound; without sections, the safe pessimistic makespan of
+// makespan_warps warps. Returns overflow.
+[[nodiscard]] Status block_timing(const ProfileKernel& kernel, BlockTiming& out) noexcept;
+
+}  // namespace gpuwcet

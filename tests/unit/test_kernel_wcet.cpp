@@ -1,0 +1,158 @@
+// Kernel-level WCET (docs/kernel-wcet.md): residency, hand computations of
+// Thm. 1 and Thm. 2, and monotonicity.
+#include <gtest/gtest.h>
+
+#include "gpuwcet/kernel_wcet.hpp"
+
+namespace {
+
+using gpuwcet::BlockTiming;
+using gpuwcet::GpuDescription;
+using gpuwcet::KernelWcet;
+using gpuwcet::Status;
+
+GpuDescription small_gpu() {
+  GpuDescription g;
+  g.sm_count = 2;
+  g.warp_size = 32;
+  g.max_blocks_per_sm = 4;
+  g.max_threads_per_sm = 256;
+  g.max_warps_per_sm = 8;
+  g.registers_per_sm = 4096;
+  g.dispatch_delay = 3;
+  g.clock_khz = 1000;
+  return g;
+}
+
+// Two warps, one section: exec 10 + 10, idle 5 and 3:
+// B_1 = 20 + max(5, 3) = 25, E = 20.
+BlockTiming small_block() {
+  BlockTiming b;
+  b.block_threads = 64;
+  b.registers_per_thread = 32;
+  b.alone_bound = 25;
+  b.exec_cycles = 20;
+  return b;
+}
+
+TEST(KernelWcet, BlocksPerSmIsTheTightestLimit) {
+  std::uint32_t k = 0;
+  GpuDescription g = small_gpu();
+  BlockTiming b = small_block();
+  // blocks 4, threads 256/64 = 4, warps 8/2 = 4, registers 4096/(32*32*2) = 2.
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 2u);
+  b.registers_per_thread = 0;
+  b.shared_memory_per_block = 12 * 1024;
+  g.shared_memory_per_sm = 48 * 1024;
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 4u);
+  g.max_warps_per_sm = 3;  // 3 / 2 warps
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 1u);
+  b.shared_memory_per_block = 64 * 1024;
+  EXPECT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::launch_does_not_fit);
+  // Registers rounded up per warp to the allocation unit: 33*32 = 1056 -> 1280.
+  g = small_gpu();
+  b = small_block();
+  b.registers_per_thread = 33;
+  g.register_alloc_unit = 256;
+  g.registers_per_sm = 5120;  // 5120 / (1280 * 2) = 2
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 2u);
+  g.register_alloc_unit = 0;  // 2112 per block: 5120 / 2112 = 2
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 2u);
+}
+
+TEST(KernelWcet, RejectsBadInput) {
+  KernelWcet w;
+  GpuDescription g = small_gpu();
+  EXPECT_EQ(gpuwcet::kernel_wcet(g, small_block(), 0, w), Status::invalid_argument);
+  g.sm_count = 0;
+  EXPECT_EQ(gpuwcet::kernel_wcet(g, small_block(), 1, w), Status::invalid_argument);
+  g = small_gpu();
+  g.max_blocks_per_sm = g.max_threads_per_sm = g.max_warps_per_sm = 0;
+  EXPECT_EQ(gpuwcet::kernel_wcet(g, small_block(), 1, w), Status::invalid_argument);
+  g = small_gpu();
+  BlockTiming b = small_block();
+  b.exec_cycles = ~std::uint64_t{0};
+  EXPECT_EQ(gpuwcet::kernel_wcet(g, b, 100, w), Status::overflow);
+  b = small_block();
+  b.alone_bound = ~std::uint64_t{0} / 2;
+  g.clock_khz = 0;
+  EXPECT_EQ(gpuwcet::kernel_wcet(g, b, 1, w), Status::ok);  // fits, but no nanoseconds:
+  g.clock_khz = 1000;
+  EXPECT_EQ(gpuwcet::kernel_wcet(g, b, 1, w), Status::overflow);
+}
+
+// Hand computation, docs/kernel-wcet.md "Worked example": k = 2, P = 4,
+// d = 3, B_1 = 25, E = 20.
+TEST(KernelWcet, HandComputation) {
+  KernelWcet w;
+  // G = 4 <= P: d + B_1 + (min(k, G) - 1) E = 3 + 25 + 20 = 48.
+  ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), small_block(), 4, w), Status::ok);
+  EXPECT_EQ(w.blocks_per_sm, 2u);
+  EXPECT_EQ(w.resident_blocks, 4u);
+  EXPECT_EQ(w.rounds, 1u);
+  EXPECT_EQ(w.block_bound_shared, 45u);
+  EXPECT_EQ(w.cycles, 48u);
+  EXPECT_EQ(w.nanoseconds, 48000u);  // 1 MHz: 1 us per cycle
+  // G = 1: a block alone, 3 + 25.
+  ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), small_block(), 1, w), Status::ok);
+  EXPECT_EQ(w.cycles, 28u);
+  // G = 10 > P (Thm. 1): W' = 9 * 28 + (2 - 1) * 10 * 20 = 452,
+  // ceil(452 / 4) = 113, plus d + B_1 + (k - 1) E = 48: 161.
+  ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), small_block(), 10, w), Status::ok);
+  EXPECT_EQ(w.rounds, 3u);
+  EXPECT_EQ(w.rounds_estimate, 144u);  // 3 * (3 + 45), synchronous rounds
+  EXPECT_EQ(w.cycles, 161u);
+  EXPECT_EQ(w.nanoseconds, 161000u);
+  // k = 1 (Thm. 2): DS (d + B_1) = 5 * 28 = 140 beats Thm. 1's 126 + 28 = 154.
+  GpuDescription one = small_gpu();
+  one.max_blocks_per_sm = 1;
+  ASSERT_EQ(gpuwcet::kernel_wcet(one, small_block(), 10, w), Status::ok);
+  EXPECT_EQ(w.rounds, 5u);
+  EXPECT_EQ(w.cycles, 140u);
+}
+
+TEST(KernelWcet, MoreBlocksNeverLessTime) {
+  for (std::uint32_t sms : {1u, 2u, 7u}) {
+    for (std::uint32_t max_blocks : {1u, 2u, 3u, 8u}) {
+      for (std::uint64_t d : {0u, 5u}) {
+        GpuDescription g = small_gpu();
+        g.sm_count = sms;
+        g.max_blocks_per_sm = max_blocks;
+        g.registers_per_sm = 0;
+        g.dispatch_delay = d;
+        std::uint64_t previous = 0;
+        for (std::uint64_t grid = 1; grid <= 300; ++grid) {
+          KernelWcet w;
+          ASSERT_EQ(gpuwcet::kernel_wcet(g, small_block(), grid, w), Status::ok);
+          EXPECT_GE(w.cycles, previous) << "sms " << sms << " k " << max_blocks << " G " << grid;
+          // Never below what the blocks need even with perfect packing.
+          EXPECT_GE(w.cycles, w.rounds * small_block().alone_bound / 1);
+          previous = w.cycles;
+        }
+      }
+    }
+  }
+}
+
+TEST(KernelWcet, LongerBlocksNeverLessTime) {
+  KernelWcet a;
+  KernelWcet b;
+  BlockTiming slow = small_block();
+  for (std::uint64_t grid : {1u, 4u, 5u, 64u}) {
+    slow = small_block();
+    ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), slow, grid, a), Status::ok);
+    slow.alone_bound += 7;
+    ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), slow, grid, b), Status::ok);
+    EXPECT_GT(b.cycles, a.cycles);
+    slow.exec_cycles += 7;
+    ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), slow, grid, a), Status::ok);
+    EXPECT_GE(a.cycles, b.cycles);
+  }
+}
+
+}  // namespace
