@@ -23,6 +23,9 @@ struct MakespanOptions {
   std::string units;
   std::string method = "pessimistic";
   std::uint64_t budget_nodes = 0;
+  std::uint64_t approx_x = 0;
+  double time_limit = 60;
+  std::string ilp_formulation = "symmetric";
   bool schedule = false;
   bool quiet = false;
   bool json = false;
@@ -46,12 +49,20 @@ int run(const MakespanOptions& o) {
     }
     const MakespanMethod method = parse_method(o.method);
     const ValidatedProblem v = validate(problem);
-    if (o.schedule && method != MakespanMethod::exact) {
-      throw ToolError("--schedule needs --method exact");
+    if (o.schedule && method != MakespanMethod::exact && method != MakespanMethod::ilp) {
+      throw ToolError("--schedule needs --method exact or ilp");
     }
+    if (o.ilp_formulation != "symmetric" && o.ilp_formulation != "paper") {
+      throw ToolError(fmt::format("unknown ILP formulation '{}' (expected symmetric or paper)",
+                                  o.ilp_formulation));
+    }
+    if (!(o.time_limit > 0)) throw ToolError("--time-limit must be a positive number of seconds");
     SearchSettings search;
     search.budget_nodes = o.budget_nodes;
-    search.progress = !o.quiet && !o.json;
+    search.progress = !o.quiet;  // progress goes to stderr, so JSON on stdout stays clean
+    search.approx_x = o.approx_x;
+    search.time_limit_seconds = o.time_limit;
+    search.ilp_paper_formulation = o.ilp_formulation == "paper";
     const MakespanReport report = compute_makespan(problem, v, method, search);
     if (o.json) {
       nlohmann::json j = to_json(problem, v, report);
@@ -90,13 +101,25 @@ void add_makespan_command(CLI::App& app, int& exit_code) {
   cmd->add_option("-m,--method", opts->method,
                   "pessimistic: the safe closed-form bound (default);\n"
                   "exact: the worst case by branch-and-bound search (safe bounds,\n"
-                  "  exact unless the node budget runs out);\n"
+                  "  exact unless the node budget runs out; then, with GLPK, the\n"
+                  "  symmetric ILP under --time-limit);\n"
+                  "ilp: the worst case by GLPK integer programming (GLPK builds only);\n"
+                  "approx: the paper's Eqs. (42)-(43), min over y <= X of\n"
+                  "  ceil(W/y)*T(y), reported as NOT safe;\n"
                   "paper: the paper's Eqs. (5)-(7), reported as NOT safe");
+  cmd->add_option("--approx-x", opts->approx_x,
+                  "largest group size y of --method approx (default min(W, 8))")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--time-limit", opts->time_limit,
+                  "seconds GLPK may take (--method ilp, and the fallback of exact); default 60");
+  cmd->add_option("--ilp-formulation", opts->ilp_formulation,
+                  "symmetric (counts of warps, default) or paper (the paper's Fig. 3 binaries)");
   cmd->add_option("--budget-nodes", opts->budget_nodes,
                   "node budget of the exact search (0 = none); when it runs out the\n"
                   "answer is the safe upper bound and exact is false");
   cmd->add_flag("--schedule", opts->schedule,
-                "print a worst schedule (text Gantt chart, or 'schedule' in JSON)");
+                "print a worst schedule (text Gantt chart in the style of the paper's\n"
+                "Fig. 2, or 'schedule' in JSON); methods exact and ilp");
   cmd->add_flag("-q,--quiet", opts->quiet, "no progress lines on stderr");
   cmd->add_flag("--json", opts->json, "print one JSON object instead of text");
   cmd->callback([opts, &exit_code]() { exit_code = run(*opts); });

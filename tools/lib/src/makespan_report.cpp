@@ -1,12 +1,18 @@
 #include "gpuwcet_tools/makespan_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
 
+#include "gpuwcet/makespan_approx.hpp"
 #include "gpuwcet/makespan_bounds.hpp"
 #include "gpuwcet/makespan_search.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
+
+#ifdef GPUWCET_HAVE_GLPK
+#include "gpuwcet_glpk/makespan_ilp.hpp"
+#endif
 
 namespace gpuwcet::tools {
 
@@ -14,7 +20,10 @@ MakespanMethod parse_method(const std::string& text) {
   if (text == "pessimistic") return MakespanMethod::pessimistic;
   if (text == "paper") return MakespanMethod::paper;
   if (text == "exact") return MakespanMethod::exact;
-  throw ToolError(fmt::format("unknown method '{}' (expected exact, pessimistic or paper)", text));
+  if (text == "approx") return MakespanMethod::approx;
+  if (text == "ilp") return MakespanMethod::ilp;
+  throw ToolError(fmt::format(
+      "unknown method '{}' (expected exact, approx, ilp, pessimistic or paper)", text));
 }
 
 const char* method_name(MakespanMethod method) {
@@ -22,8 +31,18 @@ const char* method_name(MakespanMethod method) {
     case MakespanMethod::pessimistic: return "pessimistic";
     case MakespanMethod::paper: return "paper";
     case MakespanMethod::exact: return "exact";
+    case MakespanMethod::approx: return "approx";
+    case MakespanMethod::ilp: return "ilp";
   }
   return "?";
+}
+
+bool have_ilp() {
+#ifdef GPUWCET_HAVE_GLPK
+  return true;
+#else
+  return false;
+#endif
 }
 
 namespace {
@@ -44,34 +63,55 @@ void print_progress(const SearchProgress& p, void*) {
                static_cast<unsigned long long>(p.lower_bound));
 }
 
-void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
-                const SearchSettings& settings, MakespanReport& r) {
-  std::vector<std::uint8_t> instr(v.shape.length);
-  std::size_t n = 0;
-  Status st = transform_to_classes(v.sm, problem.kernel, instr, n);
-  if (st != Status::ok) throw ToolError(status_message(st));
+// The transformed problem as class indices, for the search and the ILP.
+struct Instance {
+  std::vector<std::uint8_t> instr;
   MakespanInstance in;
-  in.instr = instr;
-  in.class_count = v.shape.class_count;
-  in.capacity = v.shape.capacity;
-  in.warps = problem.warps;
+};
+
+Instance make_instance(const MakespanProblem& problem, const ValidatedProblem& v,
+                       std::uint64_t warps) {
+  Instance i;
+  i.instr.resize(static_cast<std::size_t>(v.shape.length));
+  std::size_t n = 0;
+  const Status st = transform_to_classes(v.sm, problem.kernel, i.instr, n);
+  if (st != Status::ok) throw ToolError(status_message(st));
+  i.in.instr = i.instr;
+  i.in.class_count = v.shape.class_count;
+  i.in.capacity = v.shape.capacity;
+  i.in.warps = warps;
+  return i;
+}
+
+SearchOptions search_options(const SearchSettings& settings) {
   SearchOptions options;
   options.max_nodes = settings.budget_nodes;
   options.memo_entries = 1u << 22;
   if (settings.progress) options.progress = print_progress;
-  std::size_t bytes = 0;
-  st = makespan_search_arena_bytes(in, options, bytes);
+  return options;
+}
+
+[[noreturn]] void search_failed(Status st) {
   if (st == Status::kernel_too_long) {
     throw ToolError(fmt::format("the exact search supports at most {} transformed instructions "
                                 "and {} warps",
                                 kMaxSearchLength, kMaxSearchWarps));
   }
-  if (st != Status::ok) throw ToolError(fmt::format("search: {}", status_message(st)));
+  throw ToolError(fmt::format("search: {}", status_message(st)));
+}
+
+void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
+                const SearchSettings& settings, MakespanReport& r) {
+  const Instance i = make_instance(problem, v, problem.warps);
+  const SearchOptions options = search_options(settings);
+  std::size_t bytes = 0;
+  Status st = makespan_search_arena_bytes(i.in, options, bytes);
+  if (st != Status::ok) search_failed(st);
   std::vector<std::byte> arena(bytes);
   r.schedule.assign(static_cast<std::size_t>(r.safe_pessimistic * v.shape.length), 0);
   SearchResult result;
-  st = search_worst_makespan(in, options, arena, result, r.schedule);
-  if (!has_result(st)) throw ToolError(fmt::format("search: {}", status_message(st)));
+  st = search_worst_makespan(i.in, options, arena, result, r.schedule);
+  if (!has_result(st)) search_failed(st);
   r.method_used = "search";
   r.lower_bound = result.lower_bound;
   r.upper_bound = result.upper_bound;
@@ -81,6 +121,116 @@ void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
   r.nodes = result.nodes;
   r.schedule_cycles = result.schedule_cycles;
   r.schedule.resize(static_cast<std::size_t>(r.schedule_cycles * v.shape.length));
+}
+
+void run_approx(const MakespanProblem& problem, const ValidatedProblem& v,
+                const SearchSettings& settings, MakespanReport& r) {
+  const Instance i = make_instance(problem, v, problem.warps);
+  const SearchOptions options = search_options(settings);
+  // Default x: the paper's experiments use small groups; 8 keeps T(y) cheap.
+  const std::uint64_t x = settings.approx_x != 0 ? settings.approx_x : std::uint64_t{8};
+  std::size_t bytes = 0;
+  Status st = makespan_approx_arena_bytes(i.in, x, options, bytes);
+  if (st != Status::ok) search_failed(st);
+  std::vector<std::byte> arena(bytes);
+  ApproxResult result;
+  st = approximate_makespan(i.in, x, options, arena, result);
+  if (st == Status::overflow) throw ToolError("the approximation overflows a 64-bit cycle count");
+  if (!has_result(st)) search_failed(st);
+  r.method_used = "approx";
+  r.makespan = result.estimate;
+  r.safe = false;  // Eqs. (42)-(43) can under-estimate (LCL, W = 4: 8 < 9)
+  r.exact = false;
+  r.nodes = result.nodes;
+  r.approx_group = result.best_group;
+  r.approx_exact_terms = result.exact_terms;
+}
+
+#ifdef GPUWCET_HAVE_GLPK
+// Runs GLPK; returns false (with a reason) when it gave no usable answer.
+bool run_ilp(const MakespanProblem& problem, const ValidatedProblem& v,
+             const SearchSettings& settings, glpk::IlpFormulation formulation,
+             glpk::IlpResult& out, std::string& why) {
+  const Instance i = make_instance(problem, v, problem.warps);
+  std::vector<std::uint64_t> capacity(v.shape.capacity.begin(),
+                                      v.shape.capacity.begin() +
+                                          static_cast<std::ptrdiff_t>(v.shape.class_count));
+  glpk::IlpOptions options;
+  options.formulation = formulation;
+  options.time_limit_seconds = settings.time_limit_seconds;
+  out = glpk::solve_makespan_ilp(i.instr, capacity, problem.warps, options);
+  if (!has_result(out.status)) {
+    why = status_message(out.status);
+    return false;
+  }
+  return true;
+}
+
+void take_ilp_schedule(const ValidatedProblem& v, const glpk::IlpResult& ilp, MakespanReport& r) {
+  const std::size_t len = static_cast<std::size_t>(v.shape.length);
+  r.schedule.assign(ilp.advanced_per_cycle.size() * len, 0);
+  for (std::size_t t = 0; t < ilp.advanced_per_cycle.size(); ++t) {
+    for (std::size_t k = 0; k < len && k < ilp.advanced_per_cycle[t].size(); ++k) {
+      r.schedule[t * len + k] = static_cast<std::uint32_t>(ilp.advanced_per_cycle[t][k]);
+    }
+  }
+  r.schedule_cycles = ilp.advanced_per_cycle.size();
+}
+#endif
+
+// --method ilp: GLPK alone.
+void run_ilp_method(const MakespanProblem& problem, const ValidatedProblem& v,
+                    const SearchSettings& settings, MakespanReport& r) {
+#ifdef GPUWCET_HAVE_GLPK
+  glpk::IlpResult ilp;
+  std::string why;
+  const auto formulation = settings.ilp_paper_formulation ? glpk::IlpFormulation::paper
+                                                          : glpk::IlpFormulation::symmetric;
+  if (!run_ilp(problem, v, settings, formulation, ilp, why)) {
+    throw ToolError(fmt::format("ilp: {}", why));
+  }
+  r.method_used = "glpk";
+  r.lower_bound = std::max(r.lower_bound, ilp.lower_bound);
+  r.upper_bound = std::min(r.upper_bound, ilp.upper_bound);
+  r.makespan = r.upper_bound;
+  r.exact = ilp.status == Status::ok || r.lower_bound == r.upper_bound;
+  r.safe = true;
+  take_ilp_schedule(v, ilp, r);
+#else
+  (void)problem;
+  (void)v;
+  (void)settings;
+  (void)r;
+  throw ToolError("--method ilp needs GLPK, which this build of gpuwcet does not include "
+                  "(configure with -DGPUWCET_GLPK=ON); use --method exact");
+#endif
+}
+
+// --method exact: the search under the node budget; when it runs out and
+// GLPK is built in, the symmetric ILP under --time-limit; the answer keeps
+// the best safe bounds of both.
+void run_exact(const MakespanProblem& problem, const ValidatedProblem& v,
+               const SearchSettings& settings, MakespanReport& r) {
+  run_search(problem, v, settings, r);
+#ifdef GPUWCET_HAVE_GLPK
+  if (r.exact) return;
+  glpk::IlpResult ilp;
+  std::string why;
+  if (!run_ilp(problem, v, settings, glpk::IlpFormulation::symmetric, ilp, why)) {
+    if (settings.progress) std::fprintf(stderr, "ilp fallback: %s\n", why.c_str());
+    return;
+  }
+  if (ilp.upper_bound < r.upper_bound) {
+    r.upper_bound = ilp.upper_bound;
+    r.method_used = "glpk";
+  }
+  if (ilp.lower_bound > r.lower_bound && !ilp.advanced_per_cycle.empty()) {
+    r.lower_bound = ilp.lower_bound;
+    take_ilp_schedule(v, ilp, r);
+  }
+  r.makespan = r.upper_bound;
+  r.exact = r.lower_bound == r.upper_bound;
+#endif
 }
 
 // Gives warps identities: per position, a FIFO of the warps standing there.
@@ -156,7 +306,13 @@ MakespanReport compute_makespan(const MakespanProblem& problem, const ValidatedP
       r.safe = false;
       break;
     case MakespanMethod::exact:
-      run_search(problem, v, search, r);
+      run_exact(problem, v, search, r);
+      return r;
+    case MakespanMethod::ilp:
+      run_ilp_method(problem, v, search, r);
+      return r;
+    case MakespanMethod::approx:
+      run_approx(problem, v, search, r);
       return r;
   }
   r.exact = r.safe && r.lower_bound == r.upper_bound;
@@ -174,7 +330,7 @@ nlohmann::json to_json(const MakespanProblem& problem, const ValidatedProblem& v
     sigma[s] = sigma_text(v.sm, u);
     capacity[s] = v.shape.capacity[u];
   }
-  return nlohmann::json{
+  nlohmann::json j{
       {"kernel", problem.kernel},
       {"warps", problem.warps},
       {"warp_size", problem.warp_size},
@@ -193,6 +349,11 @@ nlohmann::json to_json(const MakespanProblem& problem, const ValidatedProblem& v
       {"nodes", r.nodes},
       {"paper_estimate", {{"makespan", r.paper_estimate}, {"equations", "5-7"}, {"safe", false}}},
   };
+  if (r.method == MakespanMethod::approx) {
+    j["approx"] = {{"makespan", r.makespan}, {"equations", "42-43"}, {"group", r.approx_group},
+                   {"exact_terms", r.approx_exact_terms}, {"safe", false}};
+  }
+  return j;
 }
 
 std::string to_text(const MakespanProblem& problem, const ValidatedProblem& v,
@@ -218,6 +379,12 @@ std::string to_text(const MakespanProblem& problem, const ValidatedProblem& v,
                      r.upper_bound);
   out += fmt::format("paper's estimate    {} cycles  (Eqs. 5-7; unsafe when some sigma > 1)\n",
                      r.paper_estimate);
+  if (r.method == MakespanMethod::approx) {
+    out += fmt::format("approximation       {} cycles  (Eqs. 42-43, best group y = {}{}; NOT a "
+                       "safe bound, use --method exact)\n",
+                       r.makespan, r.approx_group,
+                       r.approx_exact_terms ? "" : ", some T(y) only bounded");
+  }
   return out;
 }
 

@@ -12,7 +12,9 @@
 
 namespace gpuwcet::tools {
 
-enum class MakespanMethod { pessimistic, paper, exact };
+// exact: the search, then (with GLPK) the symmetric ILP when the node budget
+// runs out; ilp: GLPK only; approx: Eqs. (42)-(43), never safe.
+enum class MakespanMethod { pessimistic, paper, exact, approx, ilp };
 
 // Parses a --method value; throws ToolError listing the accepted ones.
 MakespanMethod parse_method(const std::string& text);
@@ -28,7 +30,9 @@ struct MakespanReport {
   bool safe = true;
   std::uint64_t safe_pessimistic = 0;  // always computed, for comparison
   std::uint64_t paper_estimate = 0;    // Eqs. (5)-(7), never safe in general
-  std::uint64_t nodes = 0;             // search expansions (exact method)
+  std::uint64_t nodes = 0;             // search expansions (exact and approx methods)
+  std::uint64_t approx_group = 0;      // approx: the y of Eq. (43) that reaches the minimum
+  bool approx_exact_terms = false;     // approx: every T(y) was exact
   // Worst schedule found, warps advanced per cycle and position (exact method).
   std::vector<std::uint32_t> schedule;
   std::uint64_t schedule_cycles = 0;
@@ -37,7 +41,13 @@ struct MakespanReport {
 struct SearchSettings {
   std::uint64_t budget_nodes = 0;  // 0: no limit
   bool progress = true;            // progress lines on stderr
+  std::uint64_t approx_x = 0;      // approx: largest group size y; 0 = min(W, 8)
+  double time_limit_seconds = 60;  // ILP time limit (ilp, and the exact method's fallback)
+  bool ilp_paper_formulation = false;  // ilp: the paper's binaries instead of counts
 };
+
+// True when the GLPK integer programs are built in.
+bool have_ilp();
 
 // Throws ToolError on overflow.
 MakespanReport compute_makespan(const MakespanProblem& problem, const ValidatedProblem& v,
