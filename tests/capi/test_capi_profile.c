@@ -1,0 +1,188 @@
+/* Compiled profiles and the kernel-level WCET through the C API, from C99. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuwcet.h"
+
+/* The profile of examples/kernels/admission.toml; regenerate from the
+ * repository root with the command in the file's first comment. */
+#include "profile_blob.inc"
+
+static int g_passed = 0;
+static int g_failed = 0;
+
+#define CHECK(cond)                                                             \
+  do {                                                                          \
+    if (cond) {                                                                 \
+      ++g_passed;                                                               \
+    } else {                                                                    \
+      ++g_failed;                                                               \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                           \
+  } while (0)
+
+static gpuwcet_gpu_desc test_gpu(void) {
+  gpuwcet_gpu_desc gpu;
+  gpuwcet_status st = gpuwcet_gpu_desc_init(&gpu);
+  CHECK(st == GPUWCET_OK);
+  gpu.sm_count = 2;
+  gpu.max_blocks_per_sm = 16;
+  gpu.max_threads_per_sm = 2048;
+  gpu.max_warps_per_sm = 64;
+  gpu.registers_per_sm = 65536;
+  gpu.shared_memory_per_sm = 48 * 1024;
+  gpu.dispatch_delay = 100;
+  gpu.clock_khz = 1000000; /* 1 GHz */
+  return gpu;
+}
+
+static gpuwcet_profile open_test_profile(void) {
+  gpuwcet_profile p;
+  gpuwcet_status st = gpuwcet_profile_open(test_profile, test_profile_size, &p);
+  CHECK(st == GPUWCET_OK);
+  return p;
+}
+
+static void test_open_and_find(void) {
+  gpuwcet_profile p = open_test_profile();
+  gpuwcet_profile_kernel k;
+  gpuwcet_kernel_info info;
+  CHECK(p.kernel_count == 3);
+  CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(strcmp(info.name, "stencil") == 0);
+  CHECK(info.block_threads == 64 && info.warp_count == 2 && info.section_count == 1);
+  CHECK(info.registers_per_thread == 40);
+  /* One section, warps [900, 300] and [880, 320]: B_1 = 1780 + 320. */
+  CHECK(info.block_bound_alone == 2100);
+  CHECK(info.block_exec_cycles == 1780);
+  CHECK(gpuwcet_profile_find(&p, "sten", &k) == GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_find(&p, "a_name_longer_than_thirty_one_characters", &k) ==
+        GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_kernel_at(&p, 2, &k) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(strcmp(info.name, "llcll") == 0 && info.section_count == 0);
+  CHECK(gpuwcet_profile_kernel_at(&p, 3, &k) == GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_find(NULL, "stencil", &k) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_profile_find(&p, NULL, &k) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_profile_find(&p, "stencil", NULL) == GPUWCET_INVALID_ARGUMENT);
+}
+
+static void test_rejects_bad_blobs(void) {
+  unsigned char copy[2048];
+  gpuwcet_profile p;
+  unsigned int n;
+  CHECK(sizeof copy >= test_profile_size + 1);
+  CHECK(gpuwcet_profile_open(NULL, 10, &p) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_profile_open(test_profile, test_profile_size, NULL) == GPUWCET_INVALID_ARGUMENT);
+  for (n = 0; n < test_profile_size; ++n) {
+    CHECK(gpuwcet_profile_open(test_profile, n, &p) == GPUWCET_MALFORMED_DATA);
+  }
+  /* Any alignment: at an odd address. */
+  memcpy(copy + 1, test_profile, test_profile_size);
+  CHECK(gpuwcet_profile_open(copy + 1, test_profile_size, &p) == GPUWCET_OK);
+  copy[1 + 200] ^= 0x10;
+  CHECK(gpuwcet_profile_open(copy + 1, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+}
+
+static void test_kernel_wcet_by_hand(void) {
+  gpuwcet_profile p = open_test_profile();
+  gpuwcet_profile_kernel k;
+  gpuwcet_gpu_desc gpu = test_gpu();
+  gpuwcet_launch launch;
+  gpuwcet_kernel_wcet_result r;
+  CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_launch_init(&launch) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_wcet_result_init(&r) == GPUWCET_OK);
+  /* k = min(16 blocks, 2048/64 threads, 64/2 warps, 65536/(40*32*2) = 25
+   * register-limited blocks) = 16; P = 2 * 16 = 32 (docs/kernel-wcet.md). */
+  launch.grid_blocks = 8;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.blocks_per_sm == 16 && r.resident_blocks == 32 && r.rounds == 1);
+  /* G <= P: d + B_1 + (G - 1) E = 100 + 2100 + 7 * 1780 = 14660 cycles. */
+  CHECK(r.cycles == 14660);
+  CHECK(r.nanoseconds == 14660);
+  /* G = 40 > P (Thm. 1): W' = 39 * 2200 + 15 * 40 * 1780 = 1153800,
+   * ceil(W' / 32) = 36057, plus 2200 + 15 * 1780 = 28900: 64957. */
+  launch.grid_blocks = 40;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.rounds == 2);
+  CHECK(r.block_bound_alone == 2100 && r.block_bound_shared == 28800);
+  CHECK(r.rounds_estimate == 57800);
+  CHECK(r.cycles == 64957);
+  /* 500 MHz: 2 ns per cycle. */
+  gpu.clock_khz = 500000;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.nanoseconds == 2 * 64957);
+}
+
+static void test_more_blocks_never_less_time(void) {
+  gpuwcet_profile p = open_test_profile();
+  gpuwcet_gpu_desc gpu = test_gpu();
+  gpuwcet_launch launch;
+  gpuwcet_kernel_wcet_result r;
+  uint32_t i;
+  CHECK(gpuwcet_launch_init(&launch) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_wcet_result_init(&r) == GPUWCET_OK);
+  for (i = 0; i < p.kernel_count; ++i) {
+    gpuwcet_profile_kernel k;
+    uint64_t grid;
+    uint64_t previous = 0;
+    int monotone = 1;
+    CHECK(gpuwcet_profile_kernel_at(&p, i, &k) == GPUWCET_OK);
+    for (grid = 1; grid <= 400; ++grid) {
+      launch.grid_blocks = grid;
+      if (gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) != GPUWCET_OK || r.cycles < previous) {
+        monotone = 0;
+      }
+      previous = r.cycles;
+    }
+    CHECK(monotone);
+  }
+}
+
+static void test_bad_launches(void) {
+  gpuwcet_profile p = open_test_profile();
+  gpuwcet_profile_kernel k;
+  gpuwcet_gpu_desc gpu = test_gpu();
+  gpuwcet_launch launch;
+  gpuwcet_kernel_wcet_result r;
+  CHECK(gpuwcet_profile_find(&p, "reduce", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_launch_init(&launch) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_wcet_result_init(&r) == GPUWCET_OK);
+  launch.grid_blocks = 0;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);
+  launch.grid_blocks = 4;
+  launch.block_threads = 256; /* the profile is for 128 threads */
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);
+  launch.block_threads = 128;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  gpu.shared_memory_per_sm = 1024; /* the block needs 4096 bytes */
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_LAUNCH_DOES_NOT_FIT);
+  gpu = test_gpu();
+  gpu.struct_size = 8;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);
+  gpu = test_gpu();
+  gpu.warp_size = 64;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);
+  gpu = test_gpu();
+  gpu.sm_count = 0;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_kernel_wcet(NULL, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);
+  gpu = test_gpu();
+  gpu.dispatch_delay = UINT64_MAX;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OVERFLOW);
+  CHECK(strcmp(gpuwcet_status_message(GPUWCET_LAUNCH_DOES_NOT_FIT),
+               "not one block of the launch fits on an SM") == 0);
+}
+
+int main(void) {
+  test_open_and_find();
+  test_rejects_bad_blobs();
+  test_kernel_wcet_by_hand();
+  test_more_blocks_never_less_time();
+  test_bad_launches();
+  printf("capi profile: %d passed, %d failed\n", g_passed, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}

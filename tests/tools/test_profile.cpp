@@ -1,0 +1,156 @@
+// Compiled timing profiles: written by the host tools, read in place by the
+// core; truncation, bit flips and a foreign version are rejected.
+#include <cstring>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpuwcet/profile.hpp"
+#include "gpuwcet_tools/profile_writer.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+
+namespace {
+
+using gpuwcet::Status;
+using gpuwcet::tools::KernelEntry;
+
+std::vector<KernelEntry> two_kernels() {
+  KernelEntry a;
+  a.name = "reduce";
+  a.block_threads = 64;
+  a.registers_per_thread = 32;
+  a.shared_memory_per_block = 512;
+  a.sections = {{{10, 5}, {10, 3}}, {{4, 1}, {6, 0}}};
+  KernelEntry b;
+  b.name = "llcll";
+  b.block_threads = 256;
+  b.kernel_string = "LLCLL";
+  b.units = {{'L', 16}, {'C', 32}};
+  return {a, b};
+}
+
+gsl::span<const std::uint8_t> span_of(const std::vector<std::uint8_t>& v) {
+  return {v.data(), v.size()};
+}
+
+Status open(const std::vector<std::uint8_t>& v) {
+  gpuwcet::Profile p;
+  return gpuwcet::open_profile(span_of(v), p);
+}
+
+TEST(Profile, RoundTrip) {
+  const auto blob = gpuwcet::tools::write_profile(two_kernels());
+  gpuwcet::Profile p;
+  ASSERT_EQ(gpuwcet::open_profile(span_of(blob), p), Status::ok);
+  ASSERT_EQ(p.kernel_count(), 2u);
+  gpuwcet::ProfileKernel k;
+  ASSERT_EQ(p.find("reduce", k), Status::ok);
+  EXPECT_EQ(k.name(), "reduce");
+  EXPECT_EQ(k.block_threads(), 64u);
+  EXPECT_EQ(k.warp_count(), 2u);
+  EXPECT_EQ(k.section_count(), 2u);
+  EXPECT_EQ(k.registers_per_thread(), 32u);
+  EXPECT_EQ(k.shared_memory_per_block(), 512u);
+  EXPECT_EQ(k.phase(1, 1).exec, 6u);
+  EXPECT_EQ(k.phase(0, 0).idle, 5u);
+  EXPECT_TRUE(k.kernel_string().empty());
+  gpuwcet::BlockTiming t;
+  ASSERT_EQ(gpuwcet::block_timing(k, t), Status::ok);
+  // Section 0: 20 + max(5, 3) = 25; section 1: 10 + max(1, 0) = 11.
+  EXPECT_EQ(t.alone_bound, 36u);
+  EXPECT_EQ(t.exec_cycles, 30u);
+  ASSERT_EQ(p.find("llcll", k), Status::ok);
+  EXPECT_EQ(k.kernel_string(), "LLCLL");
+  EXPECT_EQ(k.makespan_warps(), 8u);
+  EXPECT_EQ(k.makespan_sm().class_count, 2u);
+  ASSERT_EQ(gpuwcet::block_timing(k, t), Status::ok);
+  EXPECT_EQ(t.exec_cycles, 8u * 9u);  // transformed LLLLCLLLL, 8 warps
+  EXPECT_GT(t.alone_bound, 0u);
+  EXPECT_EQ(p.find("missing", k), Status::not_found);
+  EXPECT_EQ(p.find("reduce2", k), Status::not_found);
+}
+
+TEST(Profile, AnyAlignmentAndTrailingBytes) {
+  const auto blob = gpuwcet::tools::write_profile(two_kernels());
+  for (std::size_t shift = 0; shift < 8; ++shift) {
+    std::vector<std::uint8_t> buf(blob.size() + shift + 5, 0xAB);
+    std::memcpy(buf.data() + shift, blob.data(), blob.size());
+    gpuwcet::Profile p;
+    EXPECT_EQ(gpuwcet::open_profile({buf.data() + shift, blob.size() + 5}, p), Status::ok);
+  }
+}
+
+TEST(Profile, EveryTruncationIsRejected) {
+  const auto blob = gpuwcet::tools::write_profile(two_kernels());
+  for (std::size_t n = 0; n < blob.size(); ++n) {
+    gpuwcet::Profile p;
+    EXPECT_EQ(gpuwcet::open_profile({blob.data(), n}, p), Status::malformed_data) << n;
+  }
+  gpuwcet::Profile p;
+  EXPECT_EQ(gpuwcet::open_profile(gsl::span<const std::uint8_t>(), p),
+            Status::malformed_data);
+}
+
+TEST(Profile, EverySingleBitFlipIsRejected) {
+  const auto blob = gpuwcet::tools::write_profile(two_kernels());
+  for (std::size_t i = 0; i < blob.size(); ++i) {
+    for (int bit = 0; bit < 8; ++bit) {
+      auto bad = blob;
+      bad[i] = static_cast<std::uint8_t>(bad[i] ^ (1u << bit));
+      EXPECT_EQ(open(bad), Status::malformed_data) << "byte " << i << " bit " << bit;
+    }
+  }
+}
+
+// Rewrites a field and the CRC, as a writer of another version would.
+std::vector<std::uint8_t> patched(std::vector<std::uint8_t> blob, std::size_t at,
+                                  std::uint8_t value) {
+  blob[at] = value;
+  const std::uint32_t crc =
+      gpuwcet::crc32({blob.data(), blob.size() - gpuwcet::kProfileTrailerSize});
+  for (int i = 0; i < 4; ++i) {
+    blob[blob.size() - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
+  }
+  return blob;
+}
+
+TEST(Profile, WrongVersionAndBadFieldsWithAValidCrc) {
+  const auto blob = gpuwcet::tools::write_profile(two_kernels());
+  EXPECT_EQ(open(patched(blob, 4, 2)), Status::unsupported_version);
+  EXPECT_EQ(open(patched(blob, 4, 0)), Status::unsupported_version);
+  EXPECT_EQ(open(patched(blob, 0, 'X')), Status::malformed_data);       // magic
+  EXPECT_EQ(open(patched(blob, 16, 1)), Status::malformed_data);        // flags
+  EXPECT_EQ(open(patched(blob, 12, 3)), Status::malformed_data);        // kernel count
+  const std::size_t rec = blob[32];                                    // first record
+  EXPECT_EQ(open(patched(blob, rec + 0, 0)), Status::malformed_data);   // empty name
+  EXPECT_EQ(open(patched(blob, rec + 3, ' ')), Status::malformed_data); // space in name
+  EXPECT_EQ(open(patched(blob, rec + 32, 0)), Status::malformed_data);  // block_threads 64 -> 0
+  EXPECT_EQ(open(patched(blob, rec + 36, 16)), Status::malformed_data); // warp size vs warps
+  EXPECT_EQ(open(patched(blob, rec + 52, 3)), Status::malformed_data);  // sections vs size
+  EXPECT_EQ(open(patched(blob, rec + 64, 1)), Status::malformed_data);  // classes w/o string
+}
+
+TEST(Profile, WriterRefusesBadKernels) {
+  auto k = two_kernels();
+  k[0].sections[1].pop_back();
+  EXPECT_THROW(gpuwcet::tools::write_profile(k), gpuwcet::tools::ToolError);
+  k = two_kernels();
+  k[1].name = k[0].name;
+  EXPECT_THROW(gpuwcet::tools::write_profile(k), gpuwcet::tools::ToolError);
+  k = two_kernels();
+  k[1].kernel_string = "LLX";
+  EXPECT_THROW(gpuwcet::tools::write_profile(k), gpuwcet::tools::ToolError);
+  k = two_kernels();
+  k[0].name = std::string(32, 'a');
+  EXPECT_THROW(gpuwcet::tools::write_profile(k), gpuwcet::tools::ToolError);
+}
+
+TEST(Profile, EmitC) {
+  const auto blob = gpuwcet::tools::write_profile(two_kernels());
+  const std::string c = gpuwcet::tools::emit_c(blob, "my_profile", "gpuwcet compile x");
+  EXPECT_NE(c.find("const unsigned char my_profile["), std::string::npos);
+  EXPECT_NE(c.find("gpuwcet compile x"), std::string::npos);
+  EXPECT_NE(c.find("my_profile_size = " + std::to_string(blob.size()) + "u;"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,103 @@
+// gpuwcet compile / gpuwcet inspect: compiled timing profiles
+// (docs/profile-format.md).
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "gpuwcet_tools/profile_writer.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+
+namespace gpuwcet::cli {
+
+namespace {
+
+struct CompileOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+  bool emit_c = false;
+  std::string symbol = "gpuwcet_profile";
+};
+
+struct InspectOptions {
+  std::string input;
+  bool json = false;
+};
+
+int run_compile(const CompileOptions& o) {
+  using namespace gpuwcet::tools;
+  try {
+    std::vector<KernelEntry> kernels;
+    for (const std::string& in : o.inputs) {
+      auto more = load_manifest(in);
+      kernels.insert(kernels.end(), more.begin(), more.end());
+    }
+    const std::vector<std::uint8_t> blob = write_profile(kernels);
+    if (o.emit_c) {
+      // The command line in the comment lets a reader regenerate the file.
+      std::string command = "gpuwcet compile";
+      for (const std::string& in : o.inputs) command += " " + in;
+      command += " --emit-c --symbol " + o.symbol + " -o " + o.output;
+      const std::string text = emit_c(blob, o.symbol, command);
+      std::ofstream out(o.output, std::ios::binary);
+      out << text;
+      if (!out) throw ToolError(fmt::format("{}: cannot write", o.output));
+    } else {
+      write_binary_file(o.output, blob);
+    }
+    std::cout << fmt::format("{}: {} kernel(s), {} bytes\n", o.output, kernels.size(),
+                             blob.size());
+    return 0;
+  } catch (const ToolError& e) {
+    std::cerr << "gpuwcet compile: error: " << e.what() << '\n';
+    return 2;
+  }
+}
+
+int run_inspect(const InspectOptions& o) {
+  using namespace gpuwcet::tools;
+  try {
+    const std::vector<std::uint8_t> blob = read_binary_file(o.input);
+    if (o.json) {
+      std::cout << inspect_json(blob).dump(2) << '\n';
+    } else {
+      std::cout << inspect_text(blob);
+    }
+    return 0;
+  } catch (const ToolError& e) {
+    std::cerr << "gpuwcet inspect: error: " << o.input << ": " << e.what() << '\n';
+    return 2;
+  }
+}
+
+}  // namespace
+
+void add_profile_commands(CLI::App& app, int& exit_code) {
+  auto c = std::make_shared<CompileOptions>();
+  CLI::App* compile = app.add_subcommand(
+      "compile",
+      "Compile kernel timing data into a binary profile for the target\n"
+      "(docs/profile-format.md): per kernel its block size, resources and\n"
+      "per-warp, per-section phase summaries or a makespan model.");
+  compile->add_option("inputs", c->inputs, "TOML manifests with [[kernel]] entries")
+      ->required()
+      ->check(CLI::ExistingFile);
+  compile->add_option("-o,--output", c->output, "output file (.gwp, or .c with --emit-c)")
+      ->required();
+  compile->add_flag("--emit-c", c->emit_c, "write a C source file with a const array");
+  compile->add_option("--symbol", c->symbol, "name of the array with --emit-c");
+  compile->callback([c, &exit_code]() { exit_code = run_compile(*c); });
+
+  auto i = std::make_shared<InspectOptions>();
+  CLI::App* inspect = app.add_subcommand(
+      "inspect", "Validate a compiled profile and print it back (text, or --json).");
+  inspect->add_option("profile", i->input, "a .gwp file")->required()->check(CLI::ExistingFile);
+  inspect->add_flag("--json", i->json, "print one JSON object");
+  inspect->callback([i, &exit_code]() { exit_code = run_inspect(*i); });
+}
+
+}  // namespace gpuwcet::cli

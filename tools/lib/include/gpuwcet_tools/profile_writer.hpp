@@ -1,0 +1,50 @@
+// Writing compiled timing profiles (docs/profile-format.md) on the host:
+// from a TOML manifest, to the binary blob, to a C source file with a const
+// array for firmware, and back to text or JSON for `gpuwcet inspect`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpuwcet::tools {
+
+// One kernel as the writer holds it.
+struct KernelEntry {
+  std::string name;  // 1..31 printable ASCII characters, no space
+  std::uint32_t block_threads = 0;
+  std::uint32_t warp_size = 32;
+  std::uint32_t registers_per_thread = 0;
+  std::uint32_t shared_memory_per_block = 0;
+  // sections[s][w] = {exec, idle} of warp w in barrier section s.
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections;
+  // Makespan model (optional when sections are given).
+  std::string kernel_string;
+  std::uint32_t makespan_warps = 0;  // default: the block's warps
+  std::vector<std::pair<char, std::uint32_t>> units;
+};
+
+// Reads a manifest (docs/profile-format.md, "Manifest"). Relative paths in
+// it are relative to the manifest. Throws ToolError "file:line: message".
+std::vector<KernelEntry> load_manifest(const std::string& path);
+
+// The blob. Throws ToolError naming the kernel and the problem; the result
+// always passes gpuwcet::open_profile.
+std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& kernels);
+
+// A C99 source defining `const unsigned char <symbol>[]` and
+// `const unsigned int <symbol>_size`, with `command` in a comment.
+std::string emit_c(const std::vector<std::uint8_t>& blob, const std::string& symbol,
+                   const std::string& command);
+
+// Reads a blob back through the core (throws ToolError with the status).
+nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob);
+std::string inspect_text(const std::vector<std::uint8_t>& blob);
+
+std::vector<std::uint8_t> read_binary_file(const std::string& path);
+void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+}  // namespace gpuwcet::tools
