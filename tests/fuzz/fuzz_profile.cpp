@@ -1,0 +1,33 @@
+// libFuzzer target: any bytes given to the profile reader and, when it
+// accepts them, to every accessor and the kernel bound. Must never crash.
+#include <cstddef>
+#include <cstdint>
+
+#include "gpuwcet/kernel_wcet.hpp"
+#include "gpuwcet/profile.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  gpuwcet::Profile p;
+  if (gpuwcet::open_profile({data, size}, p) != gpuwcet::Status::ok) return 0;
+  gpuwcet::GpuDescription gpu;
+  gpu.sm_count = 4;
+  gpu.max_blocks_per_sm = 8;
+  gpu.max_warps_per_sm = 64;
+  gpu.dispatch_delay = 10;
+  gpu.clock_khz = 1000000;
+  for (std::uint32_t i = 0; i < p.kernel_count(); ++i) {
+    const gpuwcet::ProfileKernel k = p.kernel(i);
+    gpuwcet::ProfileKernel found;
+    (void)p.find(k.name(), found);
+    (void)k.kernel_string();
+    (void)k.makespan_sm();
+    for (std::uint32_t s = 0; s < k.section_count(); ++s) {
+      for (std::uint32_t w = 0; w < k.warp_count(); ++w) (void)k.phase(s, w);
+    }
+    gpuwcet::BlockTiming t;
+    if (gpuwcet::block_timing(k, t) != gpuwcet::Status::ok) continue;
+    gpuwcet::KernelWcet r;
+    (void)gpuwcet::kernel_wcet(gpu, t, 1000, r);
+  }
+  return 0;
+}
