@@ -451,14 +451,15 @@ IlpResult solve(gsl::span<const std::uint8_t> instr, gsl::span<const std::uint64
     result.upper_bound = result.lower_bound;
     return finish(Status::ok);
   }
-  if (mip_ret == 0) {
-    // Finished without an optimum: no schedule fits the horizon.
+  if (mip_ret == 0 && mip_status != GLP_FEAS) {
+    // Finished without a solution: no schedule fits the horizon.
     result.lower_bound = 0;
     result.upper_bound = 0;
     return finish(Status::solver_failed);
   }
-  // Time limit: the objective is integral, so ceil of the open nodes' best
-  // bound (tolerance for GLPK's own) caps every schedule in the model.
+  // Time limit (or a search that stopped at a gap): the objective is
+  // integral, so ceil of the open nodes' best bound (with a tolerance for
+  // GLPK's own) caps every schedule in the model.
   const double bound = std::ceil(tracker.bound - 1e-6);
   if (bound >= 0 && bound < static_cast<double>(result.upper_bound)) {
     result.upper_bound = static_cast<std::uint64_t>(bound);
