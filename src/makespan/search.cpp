@@ -169,7 +169,10 @@ class Engine {
     ++result_.nodes;
     if (options_.progress != nullptr && options_.progress_every != 0 &&
         result_.nodes % options_.progress_every == 0) {
-      SearchProgress p{result_.nodes, best_schedule_, 0};
+      // result_ holds the incumbent and the root's B1 until the search ends.
+      const std::uint64_t lower =
+          best_schedule_ > result_.lower_bound ? best_schedule_ : result_.lower_bound;
+      SearchProgress p{result_.nodes, lower, result_.upper_bound};
       options_.progress(p, options_.progress_user);
     }
     FrameHeader& f = header(level);

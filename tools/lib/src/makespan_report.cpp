@@ -58,9 +58,10 @@ std::uint64_t checked(Status st, std::uint64_t value, const char* what) {
 namespace {
 
 void print_progress(const SearchProgress& p, void*) {
-  std::fprintf(stderr, "search: %llu nodes, longest schedule so far %llu cycles\n",
+  std::fprintf(stderr, "search: %llu nodes, %llu <= worst case <= %llu cycles\n",
                static_cast<unsigned long long>(p.nodes),
-               static_cast<unsigned long long>(p.lower_bound));
+               static_cast<unsigned long long>(p.lower_bound),
+               static_cast<unsigned long long>(p.upper_bound));
 }
 
 // The transformed problem as class indices, for the search and the ILP.
