@@ -1,25 +1,43 @@
 // Inputs of the multi-phase block analysis (Jeanmougin, Carle, Rochange,
 // ECRTS 2025): functional units with initiation interval and latency, and
 // per-warp instruction sequences of (unit, destination and source registers).
+//
+// Timing rule (docs/multiphase.md, reproduces the paper's Example 3): an
+// instruction issued at cycle t on unit u keeps u's pipeline resource busy
+// during [t, t + initiation) and writes its destinations at
+// t + initiation + latency.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+
+#include "gpuwcet/status.hpp"
 
 namespace gpuwcet {
 
-inline constexpr std::size_t kMaxFunctionalUnits = 16;
+// 32 so that the presets can give every (pipeline, opcode variant) pair of
+// GPGPU-Sim's latency lists its own unit (hardware_presets.hpp).
+inline constexpr std::size_t kMaxFunctionalUnits = 32;
 inline constexpr std::size_t kMaxDestinations = 4;
 inline constexpr std::size_t kMaxSources = 6;
 inline constexpr std::size_t kUnitNameSize = 16;
+// Pipeline resources (what an initiation interval blocks). Several units may
+// share one, e.g. int_add and int_mul both occupy the "int" pipeline.
+inline constexpr std::size_t kMaxResources = 32;
+// FunctionalUnit::resource value meaning "a resource of its own" (the unit's
+// index): the paper's model, one FU = one resource.
+inline constexpr std::uint16_t kOwnResource = 0xFFFF;
 
-// A functional unit: after an issue it accepts nothing else for `initiation`
-// cycles; the result is written `latency` cycles after the issue.
+// A functional unit: after an issue its resource accepts nothing else for
+// `initiation` cycles; the result is written `latency` cycles after the
+// initiation interval ends.
 struct FunctionalUnit {
   std::array<char, kUnitNameSize> name{};  // NUL-terminated, e.g. "fp32", "mem"
-  std::uint32_t initiation = 1;
+  std::uint32_t initiation = 1;            // >= 1
   std::uint32_t latency = 1;
+  std::uint16_t resource = kOwnResource;   // shared pipeline, < kMaxResources
 };
 
 struct HardwareDescription {
@@ -32,13 +50,14 @@ enum class OpKind : std::uint8_t {
   compute = 0,  // ALU/FPU/SFU/tensor work
   load = 1,
   store = 2,
-  barrier = 3,  // bar.sync / BAR: ends a barrier section of the block
+  barrier = 3,  // bar.sync / BAR: ends a barrier section of the block; takes no issue slot
   branch = 4,
-  exit = 5,     // ret / EXIT
+  exit = 5,     // ret / EXIT: the warp ends once its results are written; takes no issue slot
 };
 
 // One dynamic instruction of one warp. Registers are dense ids assigned by
 // the reader (a predicate is a source register like any other).
+// `unit` is ignored for barrier and exit.
 struct Instruction {
   std::uint16_t unit = 0;  // index into HardwareDescription::units
   OpKind kind = OpKind::compute;
@@ -47,5 +66,32 @@ struct Instruction {
   std::array<std::uint16_t, kMaxDestinations> dst{};
   std::array<std::uint16_t, kMaxSources> src{};
 };
+
+// The pipeline resource unit `index` occupies.
+constexpr std::size_t unit_resource(const HardwareDescription& hw, std::size_t index) noexcept {
+  return hw.units[index].resource == kOwnResource ? index : hw.units[index].resource;
+}
+
+// Index of the unit called `name`, or -1 when there is none (or name is null).
+inline int find_unit(const HardwareDescription& hw, const char* name) noexcept {
+  if (name == nullptr) return -1;
+  for (std::size_t i = 0; i < hw.unit_count && i < kMaxFunctionalUnits; ++i) {
+    if (std::strncmp(hw.units[i].name.data(), name, kUnitNameSize) == 0) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+// ok, or invalid_argument for unit_count 0 or > kMaxFunctionalUnits, an
+// initiation of 0, or a resource >= kMaxResources.
+inline Status validate(const HardwareDescription& hw) noexcept {
+  if (hw.unit_count == 0 || hw.unit_count > kMaxFunctionalUnits) return Status::invalid_argument;
+  for (std::size_t i = 0; i < hw.unit_count; ++i) {
+    if (hw.units[i].initiation == 0) return Status::invalid_argument;
+    if (unit_resource(hw, i) >= kMaxResources) return Status::invalid_argument;
+  }
+  return Status::ok;
+}
 
 }  // namespace gpuwcet

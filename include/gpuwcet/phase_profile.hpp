@@ -1,0 +1,82 @@
+// Algorithm 1 of Jeanmougin, Carle, Rochange (ECRTS 2025): one warp's
+// sequence of execution and idle phases, from its instruction sequence and
+// the functional-unit table, and per-barrier-section summaries from which a
+// block bound is a cheap query (block_bound.hpp).
+//
+// Machine (docs/multiphase.md): the warp issues in order, at most one
+// instruction per cycle. Instruction i issues at the first cycle t with
+//   t >= issue(i-1) + 1,
+//   t >= ready(r) for every source and destination register r (scoreboard,
+//        RAW and WAW),
+//   t >= free(resource of i's unit);
+// then free(resource) = t + initiation and ready(dst) = t + initiation + latency.
+// A cycle is an execution cycle when some issued instruction of the warp
+// holds its resource in it ([t, t + initiation)); every other cycle up to the
+// end of the section is idle (the warp waits for a result). A barrier ends the
+// section once every result is written; exit ends the warp likewise. Neither
+// takes an issue slot. This reproduces the paper's Example 3 (Fig. 2).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <gsl/span>
+
+#include "gpuwcet/block_model.hpp"
+#include "gpuwcet/status.hpp"
+
+namespace gpuwcet {
+
+enum class PhaseKind : std::uint8_t { execution = 0, idle = 1 };
+
+struct Phase {
+  std::uint64_t start = 0;   // cycle from the warp's start (section starts are drains)
+  std::uint64_t length = 0;  // > 0
+  PhaseKind kind = PhaseKind::execution;
+  std::uint32_t section = 0;  // barrier section it belongs to
+};
+
+// What a block bound needs of one warp in one barrier section.
+struct SectionSummary {
+  std::uint64_t length = 0;      // section start to its drain: sum of its phases
+  std::uint64_t execution = 0;   // cycles in execution phases
+  std::uint64_t idle = 0;        // cycles in idle phases
+  std::uint64_t issues = 0;      // instructions issued (issue slots used)
+  std::uint32_t resource_mask = 0;  // bit r: some instruction used resource r
+  std::uint32_t phase_count = 0;
+  // held[r]: sum over the section's instructions on resource r of
+  // (initiation - 1): the cycles after its issue cycle that each keeps r busy.
+  std::array<std::uint64_t, kMaxResources> held{};
+};
+
+struct ProfileResult {
+  std::uint64_t total_cycles = 0;  // warp start to the drain after its last instruction
+  std::size_t phase_count = 0;     // phases produced (all of them, even if not stored)
+  std::size_t section_count = 0;   // barriers executed + 1
+  std::size_t instructions = 0;    // instructions consumed (up to and including exit)
+};
+
+// Arena bytes profile_warp needs for register ids below `register_count`
+// (any alignment accepted). 0 when the count is too large to size.
+std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
+
+// Runs Algorithm 1 on `instructions` (stopping after the first exit), in time
+// linear in instructions + register_count.
+// - `phases` may be empty: phases are then only counted. Otherwise phases
+//   beyond its size are counted, not stored, and the call returns
+//   buffer_too_small after filling everything else.
+// - `sections` receives one summary per barrier section; too few entries
+//   give buffer_too_small (result.section_count says how many are needed).
+// Returns invalid_argument for an invalid `hw` (validate()), not_found when
+// an instruction names a unit >= hw.unit_count, invalid_argument for a
+// register id >= register_count or a dst/src count above its array,
+// buffer_too_small for a small arena, phases or sections, overflow when a
+// cycle count leaves 2^62.
+[[nodiscard]] Status profile_warp(const HardwareDescription& hw,
+                                  gsl::span<const Instruction> instructions,
+                                  std::size_t register_count, gsl::span<std::byte> arena,
+                                  gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
+                                  ProfileResult& result) noexcept;
+
+}  // namespace gpuwcet

@@ -1,0 +1,91 @@
+// Block bounds from section summaries (docs/multiphase.md).
+#include "gpuwcet/block_bound.hpp"
+
+#include <array>
+
+#include "gpuwcet/checked_math.hpp"
+
+namespace gpuwcet {
+namespace {
+
+struct SectionBounds {
+  std::uint64_t gub = 0;
+  std::uint64_t tighter = 0;
+  std::uint64_t lower = 0;
+};
+
+// One barrier section. Sums are accumulated once over all warps; each warp's
+// "others" term is then total minus its own (O(warps * used resources)).
+// Every term is bounded by the section totals, so only the totals need
+// overflow checks.
+bool bound_section(gsl::span<const SectionSummary> summaries, std::size_t warp_count,
+                   std::size_t section_count, std::size_t s, SectionBounds& out) noexcept {
+  std::uint64_t exec_total = 0;
+  std::uint64_t issue_total = 0;
+  std::uint64_t max_length = 0;
+  std::uint32_t used = 0;
+  std::array<std::uint64_t, kMaxResources> held_total{};
+  for (std::size_t w = 0; w < warp_count; ++w) {
+    const SectionSummary& v = summaries[static_cast<std::ptrdiff_t>(w * section_count + s)];
+    if (!checked_add(exec_total, v.execution, exec_total)) return false;
+    if (!checked_add(issue_total, v.issues, issue_total)) return false;
+    if (v.length > max_length) max_length = v.length;
+    used |= v.resource_mask;
+    for (std::uint32_t m = v.resource_mask; m != 0; m &= m - 1) {
+      const int r = __builtin_ctz(m);
+      if (!checked_add(held_total[static_cast<std::size_t>(r)], v.held[static_cast<std::size_t>(r)],
+                       held_total[static_cast<std::size_t>(r)])) {
+        return false;
+      }
+    }
+  }
+  SectionBounds b{};
+  b.lower = max_length;
+  for (std::size_t w = 0; w < warp_count; ++w) {
+    const SectionSummary& v = summaries[static_cast<std::ptrdiff_t>(w * section_count + s)];
+    // WUB(w): its own phases plus every other warp's execution phases.
+    std::uint64_t gub = 0;
+    if (!checked_add(v.length, exec_total - v.execution, gub)) return false;
+    // Tighter: its own phases, one cycle per issue of the others (issue slot
+    // taken), and the cycles the others keep a resource w uses busy beyond
+    // their issue cycle.
+    std::uint64_t tight = 0;
+    if (!checked_add(v.length, issue_total - v.issues, tight)) return false;
+    for (std::uint32_t m = v.resource_mask; m != 0; m &= m - 1) {
+      const auto r = static_cast<std::size_t>(__builtin_ctz(m));
+      if (!checked_add(tight, held_total[r] - v.held[r], tight)) return false;
+    }
+    if (gub > b.gub) b.gub = gub;
+    if (tight > b.tighter) b.tighter = tight;
+  }
+  (void)used;
+  out = b;
+  return true;
+}
+
+}  // namespace
+
+Status block_bound(gsl::span<const SectionSummary> summaries, std::size_t warp_count,
+                   std::size_t section_count, BlockBound& out) noexcept {
+  if (warp_count == 0) return Status::zero_warps;
+  if (section_count == 0) return Status::invalid_argument;
+  std::size_t expected = 0;
+  if (__builtin_mul_overflow(warp_count, section_count, &expected) ||
+      expected != static_cast<std::size_t>(summaries.size())) {
+    return Status::invalid_argument;
+  }
+  BlockBound total{};
+  for (std::size_t s = 0; s < section_count; ++s) {
+    SectionBounds b{};
+    if (!bound_section(summaries, warp_count, section_count, s, b)) return Status::overflow;
+    if (!checked_add(total.general_upper_bound, b.gub, total.general_upper_bound) ||
+        !checked_add(total.tighter_bound, b.tighter, total.tighter_bound) ||
+        !checked_add(total.lower_bound, b.lower, total.lower_bound)) {
+      return Status::overflow;
+    }
+  }
+  out = total;
+  return Status::ok;
+}
+
+}  // namespace gpuwcet

@@ -1,0 +1,181 @@
+// Algorithm 1 (Jeanmougin et al., ECRTS 2025): phases of one warp.
+#include "gpuwcet/phase_profile.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace gpuwcet {
+namespace {
+
+// Cycle counts stay below this, so that t + initiation + latency (two 32-bit
+// terms) never wraps before the check.
+constexpr std::uint64_t kCycleLimit = std::uint64_t{1} << 62;
+
+// Collects phases, merging a phase into the previous one of the same kind
+// (Alg. 1 grows the current phase while the warp stays busy or idle).
+class PhaseWriter {
+ public:
+  PhaseWriter(gsl::span<Phase> out) noexcept : out_(out) {}
+
+  void add(PhaseKind kind, std::uint64_t start, std::uint64_t end, std::uint32_t section,
+           SectionSummary& summary) noexcept {
+    if (end <= start) return;
+    const std::uint64_t length = end - start;
+    if (kind == PhaseKind::execution) {
+      summary.execution += length;
+    } else {
+      summary.idle += length;
+    }
+    ++summary.phase_count;
+    if (!out_.empty()) {
+      if (count_ < static_cast<std::size_t>(out_.size())) {
+        Phase& p = out_[static_cast<std::ptrdiff_t>(count_)];
+        p.start = start;
+        p.length = length;
+        p.kind = kind;
+        p.section = section;
+      } else {
+        overflowed_ = true;
+      }
+    }
+    ++count_;
+  }
+
+  std::size_t count() const noexcept { return count_; }
+  bool overflowed() const noexcept { return overflowed_; }
+
+ private:
+  gsl::span<Phase> out_;
+  std::size_t count_ = 0;
+  bool overflowed_ = false;
+};
+
+std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_count) noexcept {
+  auto addr = reinterpret_cast<std::uintptr_t>(arena.data());
+  const std::uintptr_t aligned = (addr + alignof(std::uint64_t) - 1) &
+                                 ~static_cast<std::uintptr_t>(alignof(std::uint64_t) - 1);
+  const std::size_t skip = aligned - addr;
+  if (static_cast<std::size_t>(arena.size()) < skip + register_count * sizeof(std::uint64_t)) {
+    return nullptr;
+  }
+  return reinterpret_cast<std::uint64_t*>(aligned);
+}
+
+}  // namespace
+
+std::size_t profile_arena_bytes(std::size_t register_count) noexcept {
+  if (register_count > (std::numeric_limits<std::size_t>::max() - 8) / sizeof(std::uint64_t)) {
+    return 0;
+  }
+  return register_count * sizeof(std::uint64_t) + alignof(std::uint64_t) - 1;
+}
+
+Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
+                    std::size_t register_count, gsl::span<std::byte> arena,
+                    gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
+                    ProfileResult& result) noexcept {
+  if (const Status st = validate(hw); st != Status::ok) return st;
+  if (sections.empty()) return Status::buffer_too_small;
+  std::uint64_t* ready = ready_times(arena, register_count);
+  if (ready == nullptr && register_count != 0) return Status::buffer_too_small;
+  for (std::size_t r = 0; r < register_count; ++r) ready[r] = 0;
+
+  // Per-unit constants in local arrays: the loop below reads them once per
+  // instruction.
+  std::array<std::uint32_t, kMaxFunctionalUnits> init{};
+  std::array<std::uint32_t, kMaxFunctionalUnits> lat{};
+  std::array<std::uint8_t, kMaxFunctionalUnits> res{};
+  for (std::size_t u = 0; u < hw.unit_count; ++u) {
+    init[u] = hw.units[u].initiation;
+    lat[u] = hw.units[u].latency;
+    res[u] = static_cast<std::uint8_t>(unit_resource(hw, u));
+  }
+  std::array<std::uint64_t, kMaxResources> resource_free{};
+
+  PhaseWriter writer(phases);
+  const std::size_t max_sections = static_cast<std::size_t>(sections.size());
+  std::size_t section = 0;
+  bool sections_overflowed = false;
+  SectionSummary current{};
+  std::uint64_t section_start = 0;
+  std::uint64_t exec_start = 0;  // start of the open execution phase
+  std::uint64_t busy_end = 0;    // end of the last initiation interval
+  std::uint64_t drain = 0;       // last result written (or busy_end)
+  std::uint64_t next_issue = 0;  // in-order, one issue per cycle
+  std::size_t consumed = 0;
+
+  // Ends the section at its drain: the open execution phase, then the wait
+  // for the last results (idle).
+  auto close_section = [&]() noexcept {
+    const auto s32 = static_cast<std::uint32_t>(section);
+    writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
+    writer.add(PhaseKind::idle, busy_end, drain, s32, current);
+    current.length = drain - section_start;
+    if (section < max_sections) {
+      sections[static_cast<std::ptrdiff_t>(section)] = current;
+    } else {
+      sections_overflowed = true;
+    }
+    ++section;
+    current = SectionSummary{};
+    // A barrier releases a drained warp: nothing is pending afterwards.
+    section_start = exec_start = busy_end = next_issue = drain;
+  };
+
+  for (const Instruction& ins : instructions) {
+    ++consumed;
+    if (ins.kind == OpKind::exit) break;
+    if (ins.kind == OpKind::barrier) {
+      close_section();
+      continue;
+    }
+    if (ins.unit >= hw.unit_count) return Status::not_found;
+    if (ins.dst_count > kMaxDestinations || ins.src_count > kMaxSources) {
+      return Status::invalid_argument;
+    }
+    const std::size_t u = ins.unit;
+    const std::size_t r = res[u];
+    // Alg. 1: the issue cycle is the first one at which the scoreboard and
+    // the unit allow it.
+    std::uint64_t t = next_issue > resource_free[r] ? next_issue : resource_free[r];
+    for (std::size_t k = 0; k < ins.src_count; ++k) {
+      const std::uint16_t reg = ins.src[k];
+      if (reg >= register_count) return Status::invalid_argument;
+      if (ready[reg] > t) t = ready[reg];
+    }
+    for (std::size_t k = 0; k < ins.dst_count; ++k) {
+      const std::uint16_t reg = ins.dst[k];
+      if (reg >= register_count) return Status::invalid_argument;
+      if (ready[reg] > t) t = ready[reg];
+    }
+    if (t >= kCycleLimit) return Status::overflow;
+    if (t > busy_end) {
+      // The warp held nothing in [busy_end, t): it waited for a result.
+      const auto s32 = static_cast<std::uint32_t>(section);
+      writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
+      writer.add(PhaseKind::idle, busy_end, t, s32, current);
+      exec_start = t;
+    }
+    const std::uint64_t held_until = t + init[u];
+    const std::uint64_t written = held_until + lat[u];
+    if (held_until > busy_end) busy_end = held_until;
+    if (written > drain) drain = written;
+    resource_free[r] = held_until;
+    for (std::size_t k = 0; k < ins.dst_count; ++k) ready[ins.dst[k]] = written;
+    next_issue = t + 1;
+    ++current.issues;
+    current.held[r] += init[u] - 1;
+    current.resource_mask |= std::uint32_t{1} << r;
+  }
+  close_section();
+
+  result.total_cycles = drain;
+  result.phase_count = writer.count();
+  result.section_count = section;
+  result.instructions = consumed;
+  if (sections_overflowed || writer.overflowed()) return Status::buffer_too_small;
+  return Status::ok;
+}
+
+}  // namespace gpuwcet
