@@ -1,0 +1,166 @@
+// The reference block simulator against the multi-phase analysis: one warp
+// agrees with Algorithm 1 cycle for cycle; no simulated schedule of a block
+// exceeds the General Upper Bound or the tighter bound.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "gpuwcet/block_bound.hpp"
+#include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet/phase_profile.hpp"
+#include "gpuwcet_tools/block_generator.hpp"
+#include "gpuwcet_tools/block_simulator.hpp"
+
+namespace gpuwcet::tools {
+namespace {
+
+constexpr std::size_t kRegisters = 24;
+
+struct WarpProfile {
+  ProfileResult result;
+  std::vector<Phase> phases;
+  std::vector<SectionSummary> sections;
+};
+
+WarpProfile profile(const HardwareDescription& hw, const std::vector<Instruction>& code) {
+  WarpProfile p;
+  std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
+  p.phases.resize(code.size() * 2 + 4);
+  p.sections.resize(code.size() + 1);
+  EXPECT_EQ(profile_warp(hw, code, kRegisters, arena, p.phases, p.sections, p.result), Status::ok);
+  p.phases.resize(p.result.phase_count);
+  p.sections.resize(p.result.section_count);
+  return p;
+}
+
+BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<Instruction>>& block) {
+  std::vector<SectionSummary> all;
+  std::size_t sections = 0;
+  for (const auto& w : block) {
+    WarpProfile p = profile(hw, w);
+    sections = p.sections.size();
+    all.insert(all.end(), p.sections.begin(), p.sections.end());
+  }
+  BlockBound b;
+  EXPECT_EQ(block_bound(all, block.size(), sections, b), Status::ok);
+  return b;
+}
+
+HardwareDescription random_hw(std::mt19937_64& rng, std::uint32_t mem_latency) {
+  HardwareDescription hw;
+  if (rng() % 2 == 0) {
+    EXPECT_EQ(make_hardware_preset("rtx3070", mem_latency, hw), Status::ok);
+    return hw;
+  }
+  hw.unit_count = 2 + rng() % 5;
+  for (std::size_t u = 0; u < hw.unit_count; ++u) {
+    hw.units[u].initiation = 1 + static_cast<std::uint32_t>(rng() % 6);
+    hw.units[u].latency = static_cast<std::uint32_t>(rng() % 12);
+    if (u > 0 && rng() % 4 == 0) hw.units[u].resource = static_cast<std::uint16_t>(rng() % u);
+  }
+  hw.units[0].latency = mem_latency;
+  return hw;
+}
+
+TEST(BlockSimulator, Example3SingleWarp) {
+  HardwareDescription hw;
+  hw.unit_count = 3;
+  hw.units[0].initiation = 2;
+  hw.units[0].latency = 6;
+  hw.units[1].initiation = 3;
+  hw.units[1].latency = 4;
+  hw.units[2].initiation = 2;
+  hw.units[2].latency = 4;
+  std::vector<Instruction> code(5);
+  code[0].dst_count = 1;
+  code[0].dst[0] = 0;
+  code[1].unit = 1;
+  code[2].unit = 1;
+  code[3].unit = 2;
+  code[3].src_count = 1;
+  code[3].src[0] = 0;
+  code[4].kind = OpKind::exit;
+  const BlockSimulation sim = simulate_block(hw, {code}, kRegisters, {});
+  EXPECT_EQ(sim.cycles, 14u);
+  ASSERT_EQ(sim.trace.size(), 4u);
+  EXPECT_EQ(sim.trace[1].cycle, 1u);
+  EXPECT_EQ(sim.trace[2].cycle, 4u);
+  EXPECT_EQ(sim.trace[3].cycle, 8u);
+}
+
+TEST(BlockSimulator, SingleWarpAgreesWithAlgorithm1) {
+  std::mt19937_64 rng(7);
+  for (int n = 0; n < 400; ++n) {
+    const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
+    BlockGeneratorOptions o;
+    o.warps = 1;
+    o.instructions = 1 + rng() % 60;
+    o.barriers = rng() % 3;
+    o.registers = kRegisters;
+    o.dependency = 0.2 + 0.7 * static_cast<double>(rng() % 8) / 8.0;
+    const auto block = generate_block(hw, o, rng);
+    const WarpProfile p = profile(hw, block[0]);
+    const BlockSimulation sim = simulate_block(hw, block, kRegisters, {});
+    ASSERT_EQ(sim.cycles, p.result.total_cycles) << n;
+    const std::vector<Phase> simulated = simulated_phases(hw, block[0], sim, 0);
+    ASSERT_EQ(simulated.size(), p.phases.size()) << n;
+    for (std::size_t i = 0; i < simulated.size(); ++i) {
+      EXPECT_EQ(simulated[i].start, p.phases[i].start) << n << " phase " << i;
+      EXPECT_EQ(simulated[i].length, p.phases[i].length) << n << " phase " << i;
+      EXPECT_EQ(simulated[i].kind, p.phases[i].kind) << n << " phase " << i;
+      EXPECT_EQ(simulated[i].section, p.phases[i].section) << n << " phase " << i;
+    }
+  }
+}
+
+TEST(BlockSimulator, BarrierWaitsForEveryWarp) {
+  HardwareDescription hw;
+  hw.unit_count = 1;
+  hw.units[0].latency = 10;
+  std::vector<Instruction> slow(3), fast(2);
+  slow[0].dst_count = 1;
+  slow[1].kind = OpKind::barrier;
+  slow[2].dst_count = 0;
+  fast[0].kind = OpKind::barrier;
+  const BlockSimulation sim = simulate_block(hw, {slow, fast}, kRegisters, {});
+  ASSERT_EQ(sim.releases.size(), 1u);
+  EXPECT_EQ(sim.releases[0], 11u);
+  EXPECT_EQ(sim.cycles, 11u + 1u + 11u);  // the two warps share unit 0 after the release
+  EXPECT_THROW(simulate_block(hw, {slow, std::vector<Instruction>(1)}, kRegisters, {}),
+               std::invalid_argument);
+}
+
+TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
+  std::mt19937_64 rng(2025);
+  int gub_violations = 0;
+  for (int n = 0; n < 3000; ++n) {
+    const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
+    BlockGeneratorOptions o;
+    o.warps = 1 + rng() % 32;
+    o.instructions = 1 + rng() % 24;
+    o.barriers = rng() % 3;
+    o.registers = kRegisters;
+    o.same_code = rng() % 2 == 0;
+    o.dependency = static_cast<double>(rng() % 10) / 10.0;
+    const auto block = generate_block(hw, o, rng);
+    const BlockBound b = bound(hw, block);
+    for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
+                                   SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
+      BlockSimulationOptions so;
+      so.policy = policy;
+      so.seed = rng();
+      so.record_trace = false;
+      const BlockSimulation sim = simulate_block(hw, block, kRegisters, so);
+      ASSERT_LE(b.lower_bound, sim.cycles) << n;
+      ASSERT_LE(sim.cycles, b.tighter_bound) << n << " policy " << static_cast<int>(policy);
+      if (sim.cycles > b.general_upper_bound) ++gub_violations;
+    }
+  }
+  EXPECT_EQ(gub_violations, 0);
+}
+
+}  // namespace
+}  // namespace gpuwcet::tools

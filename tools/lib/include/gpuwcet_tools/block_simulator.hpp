@@ -1,0 +1,61 @@
+// Reference cycle-level simulator of one thread block on one SM, for the
+// multi-phase analysis (block_bound.hpp). Same machine as phase_profile.hpp:
+// the SM issues at most one instruction per cycle, each warp in order; a
+// per-warp scoreboard on registers; pipeline resources shared by all warps of
+// the block, each busy for an instruction's initiation interval; results
+// written initiation + latency after the issue; at a barrier every warp waits,
+// drained, until all have arrived. The warp scheduler is work-conserving: a
+// cycle in which some warp can issue always issues one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "gpuwcet/block_model.hpp"
+#include "gpuwcet/phase_profile.hpp"
+
+namespace gpuwcet::tools {
+
+enum class SchedulerPolicy {
+  greedy_then_oldest,  // GTO: keep the last warp while it can issue, else the lowest id
+  loose_round_robin,   // LRR: first ready warp after the last one issued
+  random,              // a uniformly drawn ready warp (seeded)
+};
+
+struct IssueEvent {
+  std::uint32_t warp = 0;
+  std::uint32_t index = 0;  // position in the warp's instruction sequence
+  std::uint64_t cycle = 0;
+};
+
+struct BlockSimulationOptions {
+  SchedulerPolicy policy = SchedulerPolicy::greedy_then_oldest;
+  std::uint64_t seed = 1;     // for SchedulerPolicy::random
+  bool record_trace = true;
+};
+
+struct BlockSimulation {
+  std::uint64_t cycles = 0;                 // the last warp's last result written
+  std::vector<std::uint64_t> warp_end;      // per warp: its last result written
+  std::vector<std::uint64_t> releases;      // cycle each barrier released the block
+  std::vector<IssueEvent> trace;            // in issue order (if recorded)
+};
+
+// Simulates `warps` (register ids below register_count). Throws
+// std::invalid_argument for an invalid description, an unknown unit, a
+// register out of range, or warps that do not all execute the same number of
+// barriers.
+BlockSimulation simulate_block(const HardwareDescription& hw,
+                               const std::vector<std::vector<Instruction>>& warps,
+                               std::size_t register_count, const BlockSimulationOptions& options);
+
+// Execution and idle phases of warp `warp` in a recorded simulation, by the
+// rule of phase_profile.hpp (execution = some issued instruction holds its
+// resource); the wait at a barrier after the drain counts as idle. For a
+// block of one warp this equals profile_warp's phases.
+std::vector<Phase> simulated_phases(const HardwareDescription& hw,
+                                    const std::vector<Instruction>& instructions,
+                                    const BlockSimulation& sim, std::uint32_t warp);
+
+}  // namespace gpuwcet::tools
