@@ -168,6 +168,7 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_makespan_paper_estimate(
 /* Further parts of the API, one header per analysis (each C99, each included
  * here so that gpuwcet.h stays the one header a caller needs). */
 /* GPUWCET_API_PARTS_BEGIN */
+#include "gpuwcet_block.h"
 #include "gpuwcet_makespan_ilp.h"
 #include "gpuwcet_makespan_search.h"
 #include "gpuwcet_profile.h"

@@ -1,7 +1,10 @@
 // Bounds on a block's execution time from per-warp section summaries
-// (phase_profile.hpp): the paper's General Upper Bound and a tighter bound,
-// both safe for every work-conserving scheduler issuing at most one
-// instruction per cycle, in order per warp (proofs: docs/multiphase.md).
+// (phase_profile.hpp): the paper's General Upper Bound, and a bound proven
+// safe for every work-conserving scheduler issuing at most one instruction per
+// cycle, in order per warp (proof: docs/multiphase.md). The General Upper
+// Bound is NOT safe on this machine: another warp's execution phases can
+// stretch when it is delayed (counterexample in docs/multiphase.md and
+// tests/tools/test_block_simulator.cpp); it is reported for comparison.
 #pragma once
 
 #include <cstddef>
@@ -15,14 +18,15 @@
 namespace gpuwcet {
 
 struct BlockBound {
-  // Jeanmougin et al.: per section max over warps w of
+  // Jeanmougin et al. (NOT safe here, see above): per section max over warps w of
   //   WUB(w) = length(w) + sum over v != w of execution(v),
   // summed over sections.
   std::uint64_t general_upper_bound = 0;
-  // docs/multiphase.md, "Tighter bound": per section max over w of
+  // docs/multiphase.md, "Safe bound": per section max over w of
   //   length(w) + sum_{v != w} issues(v) + sum_{v != w} sum_{r used by w} held_v[r],
-  // and never above general_upper_bound... only when that is proven; see doc.
-  std::uint64_t tighter_bound = 0;
+  // summed over sections. Tighter than the GUB when warps use different
+  // resources, looser when their execution phases overlap units.
+  std::uint64_t safe_upper_bound = 0;
   // Per section max over w of length(w), summed: no schedule is shorter.
   std::uint64_t lower_bound = 0;
 };

@@ -79,7 +79,7 @@ Status block_bound(gsl::span<const SectionSummary> summaries, std::size_t warp_c
     SectionBounds b{};
     if (!bound_section(summaries, warp_count, section_count, s, b)) return Status::overflow;
     if (!checked_add(total.general_upper_bound, b.gub, total.general_upper_bound) ||
-        !checked_add(total.tighter_bound, b.tighter, total.tighter_bound) ||
+        !checked_add(total.safe_upper_bound, b.tighter, total.safe_upper_bound) ||
         !checked_add(total.lower_bound, b.lower, total.lower_bound)) {
       return Status::overflow;
     }

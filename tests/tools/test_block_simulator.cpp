@@ -155,11 +155,43 @@ TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
       so.record_trace = false;
       const BlockSimulation sim = simulate_block(hw, block, kRegisters, so);
       ASSERT_LE(b.lower_bound, sim.cycles) << n;
-      ASSERT_LE(sim.cycles, b.tighter_bound) << n << " policy " << static_cast<int>(policy);
+      ASSERT_LE(sim.cycles, b.safe_upper_bound) << n << " policy " << static_cast<int>(policy);
       if (sim.cycles > b.general_upper_bound) ++gub_violations;
     }
   }
-  EXPECT_EQ(gub_violations, 0);
+  // The paper's GUB is not a safe bound on this machine (see the test below);
+  // on these blocks it is rarely exceeded. Reported, not asserted.
+  RecordProperty("gub_violations", gub_violations);
+}
+
+// Two identical warps, U0 (initiation 3, latency 1), U1 (2, 1): a on U1, b on
+// U0, c on U1, independent. Alone a warp is busy [0,4) and done at 5, so
+// GUB = 5 + 4 = 9; but a schedule that delays warp 1 spreads its execution
+// phases over 7 cycles and the block takes 10.
+TEST(BlockSimulator, GeneralUpperBoundCounterexample) {
+  HardwareDescription hw;
+  hw.unit_count = 2;
+  hw.units[0].initiation = 3;
+  hw.units[0].latency = 1;
+  hw.units[1].initiation = 2;
+  hw.units[1].latency = 1;
+  std::vector<Instruction> code(4);
+  code[0].unit = 1;
+  code[1].unit = 0;
+  code[2].unit = 1;
+  code[3].kind = OpKind::exit;
+  const std::vector<std::vector<Instruction>> block{code, code};
+  const BlockBound b = bound(hw, block);
+  EXPECT_EQ(b.general_upper_bound, 9u);
+  EXPECT_EQ(b.safe_upper_bound, 12u);
+  std::uint64_t worst = 0;
+  for (std::uint64_t seed = 1; seed <= 64; ++seed) {
+    BlockSimulationOptions so;
+    so.policy = SchedulerPolicy::random;
+    so.seed = seed;
+    worst = std::max(worst, simulate_block(hw, block, kRegisters, so).cycles);
+  }
+  EXPECT_EQ(worst, 10u);
 }
 
 }  // namespace

@@ -173,7 +173,7 @@ TEST(BlockBound, SingleWarpIsItsLength) {
   BlockBound b;
   ASSERT_EQ(block_bound(p.sections, 1, 1, b), Status::ok);
   EXPECT_EQ(b.general_upper_bound, 14u);
-  EXPECT_EQ(b.tighter_bound, 14u);
+  EXPECT_EQ(b.safe_upper_bound, 14u);
   EXPECT_EQ(b.lower_bound, 14u);
 }
 
@@ -184,7 +184,7 @@ TEST(BlockBound, GeneralUpperBoundAddsOthersExecution) {
   ASSERT_EQ(block_bound(s, 3, 1, b), Status::ok);
   EXPECT_EQ(b.general_upper_bound, 14u + 2 * 9u);
   // 14 + 2 * (4 issues + 1 + 4 + 1 held) = 34
-  EXPECT_EQ(b.tighter_bound, 34u);
+  EXPECT_EQ(b.safe_upper_bound, 34u);
   EXPECT_EQ(block_bound(s, 0, 1, b), Status::zero_warps);
   EXPECT_EQ(block_bound(s, 2, 1, b), Status::invalid_argument);
   EXPECT_EQ(block_bound(s, 3, 0, b), Status::invalid_argument);

@@ -1,0 +1,174 @@
+/*
+ * gpuwcet: multi-phase analysis of a thread block (Jeanmougin, Carle,
+ * Rochange, ECRTS 2025). C99; included by gpuwcet.h. Model, proofs and
+ * figures: docs/multiphase.md.
+ *
+ * 1. Describe the functional units (gpuwcet_hardware_preset or by hand).
+ * 2. Profile each warp's instruction sequence (gpuwcet_profile_warp,
+ *    Algorithm 1): execution / idle phases and one summary per barrier
+ *    section. Store the summaries (offline, e.g. in a profile).
+ * 3. At admission time, bound the block from the summaries
+ *    (gpuwcet_block_bound_from_summaries): O(warps * sections), no memory.
+ */
+#ifndef GPUWCET_BLOCK_H
+#define GPUWCET_BLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuwcet.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUWCET_MAX_FUNCTIONAL_UNITS 32
+#define GPUWCET_MAX_RESOURCES 32
+#define GPUWCET_UNIT_NAME_SIZE 16
+#define GPUWCET_MAX_DESTINATIONS 4
+#define GPUWCET_MAX_SOURCES 6
+/* gpuwcet_functional_unit.resource: a pipeline resource of its own. */
+#define GPUWCET_OWN_RESOURCE 0xFFFFu
+
+/* After an issue at cycle t the unit's resource accepts nothing else until
+ * t + initiation; results are written at t + initiation + latency. Units with
+ * the same resource block each other (one pipeline, several opcode timings). */
+typedef struct gpuwcet_functional_unit {
+  char name[GPUWCET_UNIT_NAME_SIZE]; /* NUL-terminated, e.g. "int_add" */
+  uint32_t initiation;               /* >= 1 */
+  uint32_t latency;
+  uint16_t resource;                 /* < GPUWCET_MAX_RESOURCES or GPUWCET_OWN_RESOURCE */
+  uint16_t reserved;                 /* 0 */
+} gpuwcet_functional_unit;
+
+typedef struct gpuwcet_hardware_desc {
+  uint32_t struct_size; /* sizeof(gpuwcet_hardware_desc) */
+  uint32_t unit_count;  /* 1..GPUWCET_MAX_FUNCTIONAL_UNITS */
+  gpuwcet_functional_unit units[GPUWCET_MAX_FUNCTIONAL_UNITS];
+} gpuwcet_hardware_desc;
+
+/* Fills *hw with a built-in preset: "rtx3070" (GPGPU-Sim's Ampere RTX 3070)
+ * or "orin-sm" (the single-SM Jetson-Orin-like GPGPU-Sim configuration).
+ * Units, in index order: int_add int_max int_mul int_mad int_div fp_add
+ * fp_max fp_mul fp_mad fp_div dp_add dp_max dp_mul dp_mad dp_div sfu tensor
+ * mem branch; `mem` gets memory_latency.
+ * Returns GPUWCET_INVALID_ARGUMENT for a NULL hw, GPUWCET_NOT_FOUND for an
+ * unknown or NULL name; *hw is then untouched. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_hardware_preset(const char* name,
+                                                            uint32_t memory_latency,
+                                                            gpuwcet_hardware_desc* hw);
+
+/* Index of the unit called `name` in *hw through *index. Returns
+ * GPUWCET_NOT_FOUND when there is none, GPUWCET_INVALID_ARGUMENT for NULL
+ * arguments or a bad struct_size. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_find_unit(const gpuwcet_hardware_desc* hw,
+                                                      const char* name, uint32_t* index);
+
+typedef enum gpuwcet_op_kind {
+  GPUWCET_OP_COMPUTE = 0,
+  GPUWCET_OP_LOAD = 1,
+  GPUWCET_OP_STORE = 2,
+  GPUWCET_OP_BARRIER = 3, /* bar.sync: ends a barrier section; takes no issue slot */
+  GPUWCET_OP_BRANCH = 4,
+  GPUWCET_OP_EXIT = 5     /* ret/EXIT: the warp ends once its results are written */
+} gpuwcet_op_kind;
+
+/* One dynamic instruction of a warp. Registers are dense ids < register_count. */
+typedef struct gpuwcet_instruction {
+  uint16_t unit;      /* index into gpuwcet_hardware_desc.units; ignored for barrier/exit */
+  uint8_t kind;       /* gpuwcet_op_kind */
+  uint8_t dst_count;  /* <= GPUWCET_MAX_DESTINATIONS */
+  uint8_t src_count;  /* <= GPUWCET_MAX_SOURCES */
+  uint8_t reserved;   /* 0 */
+  uint16_t dst[GPUWCET_MAX_DESTINATIONS];
+  uint16_t src[GPUWCET_MAX_SOURCES];
+} gpuwcet_instruction;
+
+typedef enum gpuwcet_phase_kind { GPUWCET_PHASE_EXECUTION = 0, GPUWCET_PHASE_IDLE = 1 } gpuwcet_phase_kind;
+
+typedef struct gpuwcet_phase {
+  uint64_t start;  /* cycle from the warp's start */
+  uint64_t length; /* > 0 */
+  uint8_t kind;    /* gpuwcet_phase_kind */
+  uint8_t reserved[3];
+  uint32_t section; /* barrier section */
+} gpuwcet_phase;
+
+/* What a block bound needs of one warp in one barrier section. */
+typedef struct gpuwcet_section_summary {
+  uint64_t length;    /* sum of the section's phases */
+  uint64_t execution; /* cycles in execution phases */
+  uint64_t idle;      /* cycles in idle phases */
+  uint64_t issues;    /* instructions issued */
+  uint32_t resource_mask; /* bit r: resource r used */
+  uint32_t phase_count;
+  uint64_t held[GPUWCET_MAX_RESOURCES]; /* sum of (initiation - 1) per resource */
+} gpuwcet_section_summary;
+
+typedef struct gpuwcet_profile_info {
+  uint32_t struct_size;    /* sizeof(gpuwcet_profile_info) */
+  uint32_t reserved;
+  uint64_t total_cycles;   /* warp alone: start to last result written */
+  uint64_t phase_count;    /* phases produced (also those not stored) */
+  uint64_t section_count;  /* summaries produced (also those not stored) */
+  uint64_t instructions;   /* instructions consumed, up to the first exit */
+} gpuwcet_profile_info;
+
+/* Sets struct_size; zeroes the rest. Returns GPUWCET_INVALID_ARGUMENT on NULL. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_info_init(gpuwcet_profile_info* info);
+
+/* Arena bytes gpuwcet_profile_warp needs for register ids < register_count.
+ * Returns GPUWCET_INVALID_ARGUMENT for a NULL bytes, GPUWCET_OVERFLOW when
+ * the size does not fit in size_t. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_count,
+                                                                size_t* bytes);
+
+/* Algorithm 1: phases and section summaries of one warp running
+ * instructions[0..count) alone, in linear time. `phases` may be NULL (with
+ * phase_capacity 0): phases are then only counted. `sections` must hold at
+ * least barriers + 1 entries. `info` receives the counts even when a buffer
+ * is too small.
+ * Returns GPUWCET_BUFFER_TOO_SMALL for a small arena (nothing written) or too
+ * few phases or sections (the others filled), GPUWCET_NOT_FOUND when an
+ * instruction names an unknown unit, GPUWCET_INVALID_ARGUMENT for NULL hw,
+ * arena, sections or info, NULL instructions with count > 0, a bad
+ * struct_size, an invalid unit table (initiation 0, resource out of range,
+ * unit_count 0 or too large), a register id >= register_count or operand
+ * counts above the maxima, GPUWCET_OVERFLOW when a cycle count leaves 2^62. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_warp(
+    const gpuwcet_hardware_desc* hw, const gpuwcet_instruction* instructions, size_t count,
+    size_t register_count, void* arena, size_t arena_bytes, gpuwcet_phase* phases,
+    size_t phase_capacity, gpuwcet_section_summary* sections, size_t section_capacity,
+    gpuwcet_profile_info* info);
+
+typedef struct gpuwcet_block_bound {
+  uint32_t struct_size; /* sizeof(gpuwcet_block_bound) */
+  uint32_t reserved;
+  /* The paper's General Upper Bound. NOT safe on this machine model (a
+   * delayed warp's execution phases can stretch; docs/multiphase.md):
+   * for comparison only. */
+  uint64_t general_upper_bound;
+  /* Proven safe for every work-conserving scheduler: use this one. */
+  uint64_t safe_upper_bound;
+  /* No schedule is shorter (longest warp alone, per section). */
+  uint64_t lower_bound;
+} gpuwcet_block_bound;
+
+/* Sets struct_size; zeroes the rest. Returns GPUWCET_INVALID_ARGUMENT on NULL. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_block_bound_init(gpuwcet_block_bound* bound);
+
+/* Bounds a block from its warps' section summaries, laid out warp-major:
+ * summaries[w * section_count + s]. Every warp must have section_count
+ * sections (the same number of barriers).
+ * Returns GPUWCET_ZERO_WARPS for warp_count 0, GPUWCET_INVALID_ARGUMENT for
+ * NULL summaries or bound, a bad struct_size or section_count 0,
+ * GPUWCET_OVERFLOW when a bound exceeds 64 bits; *bound is then untouched. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_block_bound_from_summaries(
+    const gpuwcet_section_summary* summaries, size_t warp_count, size_t section_count,
+    gpuwcet_block_bound* bound);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUWCET_BLOCK_H */

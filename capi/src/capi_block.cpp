@@ -1,0 +1,188 @@
+// The C face of the multi-phase analysis (capi/include/gpuwcet_block.h).
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#include "capi_internal.hpp"
+#include "gpuwcet/block_bound.hpp"
+#include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet/phase_profile.hpp"
+#include "gpuwcet_block.h"
+
+using gpuwcet::Status;
+using gpuwcet::capi::to_c;
+
+// The C structs for instructions, phases and summaries mirror the core's
+// field for field, so that spans over the caller's arrays are passed without
+// a copy (profiling stays linear and allocation-free). These asserts keep the
+// two layouts in lock step.
+#define GPUWCET_SAME_FIELD(c_type, core_type, c_field, core_field)          \
+  static_assert(offsetof(c_type, c_field) == offsetof(core_type, core_field), \
+                #c_type "." #c_field)
+GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, unit, unit);
+GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, kind, kind);
+GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, dst_count, dst_count);
+GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, src_count, src_count);
+GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, dst, dst);
+GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, src, src);
+static_assert(sizeof(gpuwcet_instruction) == sizeof(gpuwcet::Instruction), "instruction size");
+GPUWCET_SAME_FIELD(gpuwcet_phase, gpuwcet::Phase, start, start);
+GPUWCET_SAME_FIELD(gpuwcet_phase, gpuwcet::Phase, length, length);
+GPUWCET_SAME_FIELD(gpuwcet_phase, gpuwcet::Phase, kind, kind);
+GPUWCET_SAME_FIELD(gpuwcet_phase, gpuwcet::Phase, section, section);
+static_assert(sizeof(gpuwcet_phase) == sizeof(gpuwcet::Phase), "phase size");
+GPUWCET_SAME_FIELD(gpuwcet_section_summary, gpuwcet::SectionSummary, length, length);
+GPUWCET_SAME_FIELD(gpuwcet_section_summary, gpuwcet::SectionSummary, execution, execution);
+GPUWCET_SAME_FIELD(gpuwcet_section_summary, gpuwcet::SectionSummary, idle, idle);
+GPUWCET_SAME_FIELD(gpuwcet_section_summary, gpuwcet::SectionSummary, issues, issues);
+GPUWCET_SAME_FIELD(gpuwcet_section_summary, gpuwcet::SectionSummary, resource_mask, resource_mask);
+GPUWCET_SAME_FIELD(gpuwcet_section_summary, gpuwcet::SectionSummary, phase_count, phase_count);
+GPUWCET_SAME_FIELD(gpuwcet_section_summary, gpuwcet::SectionSummary, held, held);
+static_assert(sizeof(gpuwcet_section_summary) == sizeof(gpuwcet::SectionSummary), "summary size");
+static_assert(GPUWCET_MAX_FUNCTIONAL_UNITS == gpuwcet::kMaxFunctionalUnits, "units");
+static_assert(GPUWCET_MAX_RESOURCES == gpuwcet::kMaxResources, "resources");
+static_assert(GPUWCET_OWN_RESOURCE == gpuwcet::kOwnResource, "own resource");
+static_assert(std::is_trivially_copyable_v<gpuwcet::Instruction> &&
+                  std::is_standard_layout_v<gpuwcet::Instruction>,
+              "instruction layout");
+
+namespace {
+
+Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& out) noexcept {
+  if (in == nullptr || !gpuwcet::capi::struct_size_ok(in->struct_size, sizeof(gpuwcet_hardware_desc))) {
+    return Status::invalid_argument;
+  }
+  if (in->unit_count == 0 || in->unit_count > gpuwcet::kMaxFunctionalUnits) {
+    return Status::invalid_argument;
+  }
+  out = gpuwcet::HardwareDescription{};
+  out.unit_count = in->unit_count;
+  for (std::size_t i = 0; i < in->unit_count; ++i) {
+    std::memcpy(out.units[i].name.data(), in->units[i].name, gpuwcet::kUnitNameSize);
+    out.units[i].name[gpuwcet::kUnitNameSize - 1] = '\0';
+    out.units[i].initiation = in->units[i].initiation;
+    out.units[i].latency = in->units[i].latency;
+    out.units[i].resource = in->units[i].resource;
+  }
+  return gpuwcet::validate(out);
+}
+
+}  // namespace
+
+extern "C" {
+
+gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency,
+                                       gpuwcet_hardware_desc* hw) {
+  if (hw == nullptr) return GPUWCET_INVALID_ARGUMENT;
+  gpuwcet::HardwareDescription core;
+  const Status st = gpuwcet::make_hardware_preset(name, memory_latency, core);
+  if (st != Status::ok) return to_c(st);
+  gpuwcet_hardware_desc out;
+  std::memset(&out, 0, sizeof out);
+  out.struct_size = sizeof out;
+  out.unit_count = static_cast<uint32_t>(core.unit_count);
+  for (std::size_t i = 0; i < core.unit_count; ++i) {
+    std::memcpy(out.units[i].name, core.units[i].name.data(), gpuwcet::kUnitNameSize);
+    out.units[i].initiation = core.units[i].initiation;
+    out.units[i].latency = core.units[i].latency;
+    out.units[i].resource = core.units[i].resource;
+  }
+  *hw = out;
+  return GPUWCET_OK;
+}
+
+gpuwcet_status gpuwcet_find_unit(const gpuwcet_hardware_desc* hw, const char* name,
+                                 uint32_t* index) {
+  if (name == nullptr || index == nullptr) return GPUWCET_INVALID_ARGUMENT;
+  gpuwcet::HardwareDescription core;
+  const Status st = hw_from_c(hw, core);
+  if (st != Status::ok) return to_c(st);
+  const int found = gpuwcet::find_unit(core, name);
+  if (found < 0) return GPUWCET_NOT_FOUND;
+  *index = static_cast<uint32_t>(found);
+  return GPUWCET_OK;
+}
+
+gpuwcet_status gpuwcet_profile_info_init(gpuwcet_profile_info* info) {
+  if (info == nullptr) return GPUWCET_INVALID_ARGUMENT;
+  std::memset(info, 0, sizeof *info);
+  info->struct_size = sizeof *info;
+  return GPUWCET_OK;
+}
+
+gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_count, size_t* bytes) {
+  if (bytes == nullptr) return GPUWCET_INVALID_ARGUMENT;
+  const std::size_t n = gpuwcet::profile_arena_bytes(register_count);
+  if (n == 0) return GPUWCET_OVERFLOW;
+  *bytes = n;
+  return GPUWCET_OK;
+}
+
+gpuwcet_status gpuwcet_profile_warp(const gpuwcet_hardware_desc* hw,
+                                    const gpuwcet_instruction* instructions, size_t count,
+                                    size_t register_count, void* arena, size_t arena_bytes,
+                                    gpuwcet_phase* phases, size_t phase_capacity,
+                                    gpuwcet_section_summary* sections, size_t section_capacity,
+                                    gpuwcet_profile_info* info) {
+  if ((instructions == nullptr && count != 0) || arena == nullptr || sections == nullptr ||
+      info == nullptr || (phases == nullptr && phase_capacity != 0) ||
+      !gpuwcet::capi::struct_size_ok(info->struct_size, sizeof(gpuwcet_profile_info))) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
+  gpuwcet::HardwareDescription core;
+  Status st = hw_from_c(hw, core);
+  if (st != Status::ok) return to_c(st);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (instructions[i].kind > static_cast<uint8_t>(gpuwcet::OpKind::exit)) {
+      return GPUWCET_INVALID_ARGUMENT;
+    }
+  }
+  gpuwcet::ProfileResult result;
+  st = gpuwcet::profile_warp(
+      core,
+      gsl::span<const gpuwcet::Instruction>(
+          reinterpret_cast<const gpuwcet::Instruction*>(instructions), count),
+      register_count, gsl::span<std::byte>(static_cast<std::byte*>(arena), arena_bytes),
+      gsl::span<gpuwcet::Phase>(reinterpret_cast<gpuwcet::Phase*>(phases), phase_capacity),
+      gsl::span<gpuwcet::SectionSummary>(reinterpret_cast<gpuwcet::SectionSummary*>(sections),
+                                         section_capacity),
+      result);
+  if (st == Status::ok || st == Status::buffer_too_small) {
+    info->total_cycles = result.total_cycles;
+    info->phase_count = result.phase_count;
+    info->section_count = result.section_count;
+    info->instructions = result.instructions;
+  }
+  return to_c(st);
+}
+
+gpuwcet_status gpuwcet_block_bound_init(gpuwcet_block_bound* bound) {
+  if (bound == nullptr) return GPUWCET_INVALID_ARGUMENT;
+  std::memset(bound, 0, sizeof *bound);
+  bound->struct_size = sizeof *bound;
+  return GPUWCET_OK;
+}
+
+gpuwcet_status gpuwcet_block_bound_from_summaries(const gpuwcet_section_summary* summaries,
+                                                  size_t warp_count, size_t section_count,
+                                                  gpuwcet_block_bound* bound) {
+  if (summaries == nullptr || bound == nullptr ||
+      !gpuwcet::capi::struct_size_ok(bound->struct_size, sizeof(gpuwcet_block_bound))) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
+  if (warp_count == 0) return GPUWCET_ZERO_WARPS;
+  std::size_t total = 0;
+  if (__builtin_mul_overflow(warp_count, section_count, &total)) return GPUWCET_INVALID_ARGUMENT;
+  gpuwcet::BlockBound b;
+  const Status st = gpuwcet::block_bound(
+      gsl::span<const gpuwcet::SectionSummary>(
+          reinterpret_cast<const gpuwcet::SectionSummary*>(summaries), total),
+      warp_count, section_count, b);
+  if (st != Status::ok) return to_c(st);
+  bound->general_upper_bound = b.general_upper_bound;
+  bound->safe_upper_bound = b.safe_upper_bound;
+  bound->lower_bound = b.lower_bound;
+  return GPUWCET_OK;
+}
+
+}  // extern "C"
