@@ -1,0 +1,54 @@
+// The multi-phase analysis of traced thread blocks, as the CLI and the
+// examples run it: each warp profiled alone (Algorithm 1), then the block
+// bounded from the per-warp section summaries (block_bound.hpp), in total and
+// per barrier section.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "gpuwcet/block_bound.hpp"
+#include "gpuwcet/phase_profile.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+namespace gpuwcet::tools {
+
+struct WarpAnalysis {
+  std::uint32_t warp_id = 0;
+  ProfileResult result;
+  std::vector<Phase> phases;
+  std::vector<SectionSummary> sections;
+};
+
+struct BlockAnalysis {
+  std::size_t block_index = 0;  // in the trace file
+  std::string label;
+  std::vector<WarpAnalysis> warps;
+  BlockBound bound;                     // whole block
+  std::vector<BlockBound> section_bounds;  // per barrier section
+};
+
+// Profiles one warp alone. Throws ToolError when the core rejects it.
+WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
+                          std::size_t register_count);
+
+// Profiles every warp of the block and bounds it. Throws ToolError when the
+// block is empty or its warps execute different numbers of barriers.
+BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trace,
+                            std::size_t block_index);
+
+// Which block of a trace: `all` or `worst` (the one with the largest safe
+// bound) or a block index.
+struct BlockChoice {
+  bool worst = true;
+  std::size_t index = 0;
+};
+// "worst" or a decimal index; throws ToolError.
+BlockChoice parse_block_choice(const std::string& text, std::size_t block_count);
+
+// The analysed blocks the choice names (one; `worst` analyses all of them).
+BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,
+                                   const BlockChoice& choice);
+
+}  // namespace gpuwcet::tools

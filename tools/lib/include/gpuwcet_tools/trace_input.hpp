@@ -1,0 +1,79 @@
+// Inputs of the multi-phase block analysis as the host tools read them:
+// a hardware description (built-in preset, native TOML file or GPGPU-Sim
+// configuration) with the opcode-to-unit mapping the readers use, and thread
+// blocks from a trace (native text, Accel-Sim .traceg, GPGPU-Sim PTX trace).
+// Formats: docs/trace-formats.md. Every reader error is a ToolError whose
+// message starts with "file:line: ".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuwcet/block_model.hpp"
+
+namespace gpuwcet::tools {
+
+// One rule of the opcode-to-unit mapping. An opcode matches a rule when it
+// equals `opcode` or starts with `opcode` followed by '.' (so "FFMA" matches
+// "FFMA.FTZ", "ld.global" matches "ld.global.f32"); the longest matching rule
+// wins. Rules from a hardware file come before the built-in classification.
+struct OpcodeRule {
+  std::string opcode;  // "FFMA", "ld.global", ...
+  std::string unit;    // unit name in the description; empty for barrier/exit
+  OpKind kind = OpKind::compute;
+};
+
+struct HardwareConfig {
+  HardwareDescription hw;
+  std::vector<OpcodeRule> rules;  // overrides, checked before the built-in ones
+  std::string source;             // "preset rtx3070", a file path, ...
+  std::uint32_t memory_latency = 0;
+};
+
+// Built-in presets ("rtx3070", "orin-sm"; hardware_presets.hpp) with the
+// given memory latency. Throws ToolError naming the known presets.
+HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_latency);
+
+// A hardware file: the native TOML format or a GPGPU-Sim configuration file
+// (recognised by its -ptx_opcode_* / -gpgpu_* options). `memory_latency`,
+// when given, overrides the file's.
+HardwareConfig load_hardware_file(const std::string& path,
+                                  std::optional<std::uint32_t> memory_latency);
+
+enum class TraceFormat { automatic, native, accelsim, ptx };
+
+struct WarpTrace {
+  std::uint32_t warp_id = 0;          // as the trace numbers it
+  std::vector<Instruction> code;      // ends with an exit instruction
+  std::vector<std::uint32_t> lines;   // source line of each instruction (same size)
+};
+
+struct BlockTrace {
+  std::string label;  // "block 0,0,0", "warp 3", ...
+  std::vector<WarpTrace> warps;
+};
+
+struct TraceFile {
+  std::string path;
+  TraceFormat format = TraceFormat::automatic;
+  std::string kernel;               // kernel name when the trace gives one
+  std::size_t register_count = 0;   // dense register ids are below this
+  std::vector<BlockTrace> blocks;   // in file order
+  // GPGPU-Sim PTX traces: the cycles the simulator observed
+  // ("kernel_execution_time : N").
+  std::optional<std::uint64_t> observed_cycles;
+};
+
+// Reads a trace, classifying every opcode through `config` (its rules, then
+// the built-in classification for the format). `automatic` picks the format
+// from the content. Throws ToolError "file:line: ..." for malformed input or
+// an opcode no rule maps to a unit of config.hw.
+TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config);
+
+// "native", "accelsim", "ptx", "auto"; throws ToolError otherwise.
+TraceFormat parse_trace_format(const std::string& name);
+
+}  // namespace gpuwcet::tools

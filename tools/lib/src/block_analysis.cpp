@@ -1,0 +1,103 @@
+// Multi-phase analysis of traced blocks (block_analysis.hpp).
+#include "gpuwcet_tools/block_analysis.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gpuwcet/status.hpp"
+#include "gpuwcet_tools/makespan_problem.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+
+namespace gpuwcet::tools {
+
+WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
+                          std::size_t register_count) {
+  WarpAnalysis a;
+  a.warp_id = warp.warp_id;
+  std::vector<std::byte> arena(profile_arena_bytes(register_count) + 1);
+  // Each instruction opens at most one idle and one execution phase; each
+  // barrier closes a section (two more phases).
+  a.phases.resize(2 * warp.code.size() + 2);
+  a.sections.resize(warp.code.size() + 1);
+  const Status st = profile_warp(hw, warp.code, register_count, arena, a.phases, a.sections, a.result);
+  if (st != Status::ok) {
+    throw ToolError(fmt::format("warp {}: the analysis rejected its instructions: {}", warp.warp_id,
+                                status_message(st)));
+  }
+  a.phases.resize(a.result.phase_count);
+  a.sections.resize(a.result.section_count);
+  return a;
+}
+
+BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trace,
+                            std::size_t block_index) {
+  if (block_index >= trace.blocks.size()) {
+    throw ToolError(fmt::format("{}: block {} does not exist (the trace has {})", trace.path,
+                                block_index, trace.blocks.size()));
+  }
+  const BlockTrace& block = trace.blocks[block_index];
+  if (block.warps.empty()) throw ToolError(fmt::format("{}: {} has no warps", trace.path, block.label));
+  BlockAnalysis b;
+  b.block_index = block_index;
+  b.label = block.label;
+  std::vector<SectionSummary> all;
+  for (const WarpTrace& w : block.warps) {
+    b.warps.push_back(analyse_warp(hw, w, trace.register_count));
+    const WarpAnalysis& a = b.warps.back();
+    if (a.sections.size() != b.warps.front().sections.size()) {
+      throw ToolError(fmt::format(
+          "{}: {}: warp {} passes {} barriers but warp {} passes {}; a block's warps must meet at "
+          "every barrier",
+          trace.path, block.label, a.warp_id, a.sections.size() - 1, b.warps.front().warp_id,
+          b.warps.front().sections.size() - 1));
+    }
+    all.insert(all.end(), a.sections.begin(), a.sections.end());
+  }
+  const std::size_t warps = b.warps.size();
+  const std::size_t sections = b.warps.front().sections.size();
+  Status st = block_bound(all, warps, sections, b.bound);
+  if (st != Status::ok) {
+    throw ToolError(fmt::format("{}: {}: {}", trace.path, block.label, status_message(st)));
+  }
+  std::vector<SectionSummary> one(warps);
+  for (std::size_t s = 0; s < sections; ++s) {
+    for (std::size_t w = 0; w < warps; ++w) one[w] = all[w * sections + s];
+    BlockBound sb;
+    st = block_bound(one, warps, 1, sb);
+    if (st != Status::ok) {
+      throw ToolError(fmt::format("{}: {}: {}", trace.path, block.label, status_message(st)));
+    }
+    b.section_bounds.push_back(sb);
+  }
+  return b;
+}
+
+BlockChoice parse_block_choice(const std::string& text, std::size_t block_count) {
+  BlockChoice c;
+  if (text.empty() || text == "worst") return c;
+  c.worst = false;
+  c.index = static_cast<std::size_t>(parse_unsigned(text, "block index"));
+  if (c.index >= block_count) {
+    throw ToolError(fmt::format("block {} does not exist: the trace has {} block{} (0..{})", c.index,
+                                block_count, block_count == 1 ? "" : "s",
+                                block_count == 0 ? 0 : block_count - 1));
+  }
+  return c;
+}
+
+BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,
+                                   const BlockChoice& choice) {
+  if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
+  if (!choice.worst) return analyse_block(hw, trace, choice.index);
+  BlockAnalysis worst = analyse_block(hw, trace, 0);
+  for (std::size_t i = 1; i < trace.blocks.size(); ++i) {
+    BlockAnalysis b = analyse_block(hw, trace, i);
+    if (b.bound.safe_upper_bound > worst.bound.safe_upper_bound) worst = std::move(b);
+  }
+  return worst;
+}
+
+}  // namespace gpuwcet::tools

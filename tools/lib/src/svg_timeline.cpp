@@ -1,0 +1,99 @@
+// SVG timelines of warp phases (svg_timeline.hpp).
+#include "gpuwcet_tools/svg_timeline.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "gpuwcet_tools/tool_error.hpp"
+
+namespace gpuwcet::tools {
+namespace {
+
+constexpr double kLeft = 90;     // room for the row labels
+constexpr double kWidth = 1100;  // plot width in pixels
+constexpr double kRow = 22;
+constexpr double kTop = 40;
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_svg(const Timeline& t) {
+  std::uint64_t end = 1;
+  for (const TimelineRow& r : t.rows) {
+    for (const Phase& p : r.phases) end = std::max(end, p.start + p.length);
+  }
+  for (const TimelineMarker& m : t.markers) end = std::max(end, m.cycle);
+  const double scale = kWidth / static_cast<double>(end);
+  const double height = kTop + kRow * static_cast<double>(t.rows.size()) + 50;
+  const double width = kLeft + kWidth + 30;
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<defs><pattern id=\"idle\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+      "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#f4f4f4\"/>"
+      "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#bbb\" stroke-width=\"2\"/></pattern></defs>\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{}\" y=\"20\" font-size=\"14\">{}</text>\n",
+      width, height, kLeft, escape(t.title));
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const TimelineRow& r = t.rows[i];
+    const double y = kTop + kRow * static_cast<double>(i);
+    s += fmt::format("<text x=\"4\" y=\"{:.1f}\">{}</text>\n", y + 14, escape(r.label));
+    for (const Phase& p : r.phases) {
+      const bool exec = p.kind == PhaseKind::execution;
+      s += fmt::format(
+          "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" "
+          "stroke=\"#555\" stroke-width=\"0.3\"><title>{} [{}, {}) section {}</title></rect>\n",
+          kLeft + static_cast<double>(p.start) * scale, y + 2,
+          std::max(0.5, static_cast<double>(p.length) * scale), kRow - 4,
+          exec ? "#3b7dd8" : "url(#idle)", exec ? "execution" : "idle", p.start,
+          p.start + p.length, p.section);
+    }
+    for (std::uint64_t c : r.issues) {
+      const double x = kLeft + (static_cast<double>(c) + 0.5) * scale;
+      s += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.1f}\" x2=\"{:.2f}\" y2=\"{:.1f}\" "
+                       "stroke=\"#111\" stroke-width=\"0.6\"/>\n",
+                       x, y + kRow - 6, x, y + kRow - 2);
+    }
+  }
+  const double bottom = kTop + kRow * static_cast<double>(t.rows.size());
+  for (std::size_t i = 0; i < t.markers.size(); ++i) {
+    const TimelineMarker& m = t.markers[i];
+    const double x = kLeft + static_cast<double>(m.cycle) * scale;
+    s += fmt::format(
+        "<line x1=\"{0:.2f}\" y1=\"{1:.1f}\" x2=\"{0:.2f}\" y2=\"{2:.1f}\" stroke=\"#c0392b\" "
+        "stroke-dasharray=\"4 3\"/>\n<text x=\"{0:.2f}\" y=\"{3:.1f}\" fill=\"#c0392b\" "
+        "text-anchor=\"end\">{4}</text>\n",
+        x, kTop - 4, bottom + 4, bottom + 18 + 14 * static_cast<double>(i % 2), escape(m.label));
+  }
+  s += fmt::format("<text x=\"{}\" y=\"{:.1f}\" fill=\"#555\">0</text>\n", kLeft, height - 6);
+  s += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" fill=\"#555\" text-anchor=\"end\">{} cycles</text>\n",
+                   kLeft + kWidth, height - 6, end);
+  s += "</svg>\n";
+  return s;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw ToolError(fmt::format("{}: cannot open for writing", path));
+  out << text;
+  out.close();
+  if (!out) throw ToolError(fmt::format("{}: write failed", path));
+}
+
+}  // namespace gpuwcet::tools
