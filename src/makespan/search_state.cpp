@@ -37,17 +37,20 @@ Status build_tables(const MakespanInstance& in, Tables& t) noexcept {
       t.suffix[u * (t.length + 1) + k] = acc;
     }
   }
+  for (std::size_t v = 0; v < t.classes; ++v) {
+    for (std::size_t u = 0; u < t.classes; ++u) {
+      bool feeds = u != v && t.offset[v + 1] > t.offset[v];
+      for (std::size_t i = t.offset[v]; i < t.offset[v + 1] && feeds; ++i) {
+        const std::size_t k = t.positions[i];
+        feeds = k + 1 < t.length && in.instr[k + 1] == u;
+      }
+      t.feeds[v * kMaxUnitClasses + u] = feeds;
+    }
+  }
   return Status::ok;
 }
 
 std::uint32_t upper_bound(const Tables& t, const Count* counts) noexcept {
-  // Bound B1 (docs/makespan-search.md): follow a warp w that finishes last,
-  // standing at position k. Each remaining cycle either advances w (at most
-  // length - k of them) or serves capacity[u] other warps on the class u
-  // that w waits for; the others hold others_u u-instructions, so at most
-  // floor(others_u / capacity[u]) such cycles, none if capacity[u] exceeds
-  // the number of other unfinished warps. Maximise over the positions a
-  // last warp can stand at.
   std::uint64_t unfinished = 0;
   std::array<std::uint64_t, kMaxUnitClasses> work{};
   for (std::size_t k = 0; k < t.length; ++k) {
@@ -57,15 +60,40 @@ std::uint32_t upper_bound(const Tables& t, const Count* counts) noexcept {
   }
   if (unfinished == 0) return 0;
   const std::uint64_t others = unfinished - 1;
+  // blocked[u] (for the last warp w at position k): cycles in which w can
+  // wait unserved on class u, at most floor(others_u / capacity[u]), none if
+  // capacity[u] exceeds the number of other unfinished warps or w holds no
+  // u-instruction any more.
+  auto blocked = [&](std::size_t u, std::size_t k) -> std::uint64_t {
+    if (t.capacity[u] > others || t.remaining(u, k) == 0) return 0;
+    return (work[u] - t.remaining(u, k)) / t.capacity[u];
+  };
+  // Bound B1 (docs/makespan-search.md): every remaining cycle either
+  // advances the last warp w (at most length - k of them) or leaves it
+  // blocked on the class of its next instruction.
   std::uint64_t best = 0;
   for (std::size_t k = 0; k < t.length; ++k) {
     if (counts[k] == 0) continue;
     std::uint64_t b = t.length - k;
-    for (std::size_t u = 0; u < t.classes; ++u) {
-      if (t.capacity[u] > others) continue;
-      b += (work[u] - t.remaining(u, k)) / t.capacity[u];
-    }
+    for (std::size_t u = 0; u < t.classes; ++u) b += blocked(u, k);
     if (b > best) best = b;
+  }
+  // Bound B2 for each class u of capacity 1: the makespan is work[u] plus
+  // the cycles in which u serves nothing (idle). While w stays at a non-u
+  // position at most one idle cycle happens if its class feeds u, else one
+  // plus the cycles w is blocked there. Proof: docs/makespan-search.md.
+  for (std::size_t u = 0; u < t.classes; ++u) {
+    if (t.capacity[u] != 1) continue;
+    std::uint64_t idle = 0;
+    for (std::size_t k = 0; k < t.length; ++k) {
+      if (counts[k] == 0) continue;
+      std::uint64_t b = (t.length - k) - t.remaining(u, k);
+      for (std::size_t v = 0; v < t.classes; ++v) {
+        if (v != u && !t.feeds[v * kMaxUnitClasses + u]) b += blocked(v, k);
+      }
+      if (b > idle) idle = b;
+    }
+    if (work[u] + idle < best) best = work[u] + idle;
   }
   return static_cast<std::uint32_t>(best);
 }

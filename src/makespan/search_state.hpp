@@ -25,6 +25,9 @@ struct Tables {
   std::array<std::uint8_t, kMaxUnitClasses + 1> offset{};
   // suffix[u * (length + 1) + k]: class-u instructions at positions >= k.
   std::array<std::uint16_t, kMaxUnitClasses*(kMaxSearchLength + 1)> suffix{};
+  // feeds[v * kMaxUnitClasses + u]: class v has positions and each of them
+  // is directly followed by a class-u position (bound B2's condition).
+  std::array<bool, kMaxUnitClasses * kMaxUnitClasses> feeds{};
 
   std::uint16_t remaining(std::size_t u, std::size_t k) const noexcept {
     return suffix[u * (length + 1) + k];
@@ -33,7 +36,8 @@ struct Tables {
 
 Status build_tables(const MakespanInstance& instance, Tables& t) noexcept;
 
-// Safe bound on the remaining makespan from `counts` (bound B1).
+// Safe bound on the remaining makespan from `counts`: the smaller of
+// bounds B1 and B2 (docs/makespan-search.md).
 std::uint32_t upper_bound(const Tables& t, const Count* counts) noexcept;
 
 // True when no warp is left before the end of the string.

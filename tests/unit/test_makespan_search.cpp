@@ -2,6 +2,8 @@
 // explicit warps, schedule replay, anytime bracketing and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -184,6 +186,128 @@ TEST(MakespanSearch, StateBoundIsSafeFromEveryReachableRoot) {
       }
     }
   }
+}
+
+// Independent oracle for arbitrary states: the worst remaining makespan of
+// explicit warps standing at `pos` (== instr.size(): finished), by
+// enumerating every work-conserving cycle. Shares no code with the library.
+class StateOracle {
+ public:
+  StateOracle(std::vector<int> instr, std::vector<int> capacity)
+      : instr_(std::move(instr)), capacity_(std::move(capacity)) {}
+
+  std::uint64_t value(std::vector<int> pos) {
+    std::sort(pos.begin(), pos.end());
+    const int len = static_cast<int>(instr_.size());
+    if (std::all_of(pos.begin(), pos.end(), [len](int q) { return q == len; })) return 0;
+    const auto it = memo_.find(pos);
+    if (it != memo_.end()) return it->second;
+    std::vector<std::vector<std::size_t>> waiting(capacity_.size());
+    for (std::size_t w = 0; w < pos.size(); ++w) {
+      if (pos[w] < len) waiting[static_cast<std::size_t>(instr_[static_cast<std::size_t>(pos[w])])].push_back(w);
+    }
+    std::uint64_t best = 0;
+    std::vector<int> next = pos;
+    cycle(0, waiting, next, best);
+    memo_[pos] = best;
+    return best;
+  }
+
+ private:
+  void cycle(std::size_t u, const std::vector<std::vector<std::size_t>>& waiting,
+             std::vector<int>& next, std::uint64_t& best) {
+    if (u == waiting.size()) {
+      best = std::max(best, 1 + value(next));
+      return;
+    }
+    const auto& cand = waiting[u];
+    const std::size_t take = std::min<std::size_t>(static_cast<std::size_t>(capacity_[u]), cand.size());
+    std::vector<bool> pick(cand.size(), false);
+    std::fill(pick.begin(), pick.begin() + static_cast<std::ptrdiff_t>(take), true);
+    do {
+      for (std::size_t i = 0; i < cand.size(); ++i) next[cand[i]] += pick[i] ? 1 : 0;
+      cycle(u + 1, waiting, next, best);
+      for (std::size_t i = 0; i < cand.size(); ++i) next[cand[i]] -= pick[i] ? 1 : 0;
+    } while (std::prev_permutation(pick.begin(), pick.end()));
+  }
+
+  std::vector<int> instr_;
+  std::vector<int> capacity_;
+  std::map<std::vector<int>, std::uint64_t> memo_;
+};
+
+// Calls f(counts) for every way to place `warps` unfinished warps on `len`
+// positions (every state, reachable or not: the bounds' proofs hold for any).
+template <typename F>
+void for_each_state(std::size_t len, std::uint64_t warps, F&& f) {
+  std::vector<std::uint16_t> counts(len, 0);
+  auto rec = [&](auto&& self, std::size_t k, std::uint64_t left) -> void {
+    if (k + 1 == len) {
+      counts[k] = static_cast<std::uint16_t>(left);
+      f(counts);
+      return;
+    }
+    for (std::uint64_t x = 0; x <= left; ++x) {
+      counts[k] = static_cast<std::uint16_t>(x);
+      self(self, k + 1, left - x);
+    }
+  };
+  rec(rec, 0, warps);
+}
+
+// state_upper_bound (min of B1 and B2) against the oracle on every state of
+// every kernel over `classes` symbols of length 1..max_len, capacities
+// 1..max_cap, 1..max_warps unfinished warps. Returns states checked.
+int check_state_bound(std::size_t classes, std::size_t max_len, std::uint64_t max_cap,
+                      std::uint64_t max_warps, int& tight) {
+  int checked = 0;
+  for (std::size_t len = 1; len <= max_len; ++len) {
+    std::size_t strings = 1;
+    for (std::size_t i = 0; i < len; ++i) strings *= classes;
+    for (std::size_t code = 0; code < strings; ++code) {
+      std::vector<std::uint8_t> instr(len);
+      std::size_t c = code;
+      for (std::size_t i = 0; i < len; ++i, c /= classes) instr[i] = static_cast<std::uint8_t>(c % classes);
+      std::size_t caps = 1;
+      for (std::size_t u = 0; u < classes; ++u) caps *= max_cap;
+      for (std::size_t cap_code = 0; cap_code < caps; ++cap_code) {
+        MakespanInstance in;
+        in.instr = instr;
+        in.class_count = classes;
+        std::vector<int> cap_int(classes);
+        std::size_t cc = cap_code;
+        for (std::size_t u = 0; u < classes; ++u, cc /= max_cap) {
+          in.capacity[u] = 1 + cc % max_cap;
+          cap_int[u] = static_cast<int>(in.capacity[u]);
+        }
+        StateOracle oracle(std::vector<int>(instr.begin(), instr.end()), cap_int);
+        for (std::uint64_t w = 1; w <= max_warps; ++w) {
+          in.warps = w;
+          for_each_state(len, w, [&](const std::vector<std::uint16_t>& counts) {
+            std::vector<int> pos;
+            for (std::size_t k = 0; k < len; ++k) pos.insert(pos.end(), counts[k], static_cast<int>(k));
+            const std::uint64_t v = oracle.value(pos);
+            const std::uint64_t b = state_upper_bound(in, counts);
+            EXPECT_GE(b, v) << "state bound below the exact value, classes " << classes
+                            << " len " << len << " code " << code << " caps " << cap_code;
+            tight += b == v ? 1 : 0;
+            ++checked;
+          });
+        }
+      }
+    }
+  }
+  return checked;
+}
+
+TEST(MakespanSearch, StateBoundIsSafeOnEverySmallState) {
+  // Bounds B1 and B2 at every state (not only roots) of every kernel over
+  // {L, C} up to length 6 with capacities 1..3 and up to 5 warps, and over
+  // three classes up to length 5 with capacities 1..2 and up to 3 warps.
+  int tight = 0;
+  EXPECT_GT(check_state_bound(2, 6, 3, 5, tight), 0);
+  EXPECT_GT(check_state_bound(3, 5, 2, 3, tight), 0);
+  EXPECT_GT(tight, 0);
 }
 
 TEST(MakespanSearch, BadInput) {
