@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuwcet/block_model.hpp"
@@ -43,6 +44,11 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
 HardwareConfig load_hardware_file(const std::string& path,
                                   std::optional<std::uint32_t> memory_latency);
 
+// load_hardware_file on text already in memory; `name` stands for the file
+// in messages and in HardwareConfig::source.
+HardwareConfig parse_hardware_text(const std::string& name, std::string_view content,
+                                   std::optional<std::uint32_t> memory_latency);
+
 enum class TraceFormat { automatic, native, accelsim, ptx };
 
 struct WarpTrace {
@@ -72,6 +78,11 @@ struct TraceFile {
 // from the content. Throws ToolError "file:line: ..." for malformed input or
 // an opcode no rule maps to a unit of config.hw.
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config);
+
+// read_trace on text already in memory; `name` stands for the file in
+// messages and in TraceFile::path.
+TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
+                          const HardwareConfig& config);
 
 // "native", "accelsim", "ptx", "auto"; throws ToolError otherwise.
 TraceFormat parse_trace_format(const std::string& name);

@@ -1,0 +1,122 @@
+// Pieces the trace readers share (trace_input.hpp is the public side): line
+// splitting with line numbers, "file:line: " errors, the dense register map,
+// the opcode-to-unit resolver, and the end-of-warp rules.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "gpuwcet/block_model.hpp"
+#include "gpuwcet_tools/opcode_classes.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+namespace gpuwcet::tools::detail {
+
+// Throws ToolError "name:line: message".
+[[noreturn]] void fail_at(const std::string& name, std::size_t line, const std::string& message);
+
+// The lines of a text (LF or CRLF; the last line may lack its newline),
+// numbered from 1.
+class LineCursor {
+ public:
+  explicit LineCursor(std::string_view text) : text_(text) {}
+  // Next line without its end-of-line characters; false at the end.
+  bool next(std::string_view& line);
+  std::size_t line_number() const { return line_; }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::size_t line_ = 0;
+};
+
+std::string_view trim(std::string_view s);
+// Splits at runs of spaces and tabs.
+std::vector<std::string_view> split_ws(std::string_view s);
+bool starts_with(std::string_view s, std::string_view prefix);
+// Whole-string unsigned decimal (or hex with base 16); nullopt when malformed
+// or above `max`.
+std::optional<std::uint64_t> parse_uint(std::string_view s, std::uint64_t max, int base = 10);
+
+// Dense register ids in order of first appearance, per register space
+// ("R", "UR", "P", "%r", ...), over a whole trace file.
+class RegisterMap {
+ public:
+  std::uint16_t id(const std::string& space, std::uint64_t number, const std::string& file,
+                   std::size_t line);
+  std::uint16_t id(const std::string& name, const std::string& file, std::size_t line);
+  std::size_t size() const { return names_.size(); }
+
+ private:
+  std::map<std::string, std::uint16_t> names_;
+};
+
+// Register lists with the model's limits; repeated registers count once.
+struct OperandSet {
+  std::vector<std::uint16_t> dst;
+  std::vector<std::uint16_t> src;
+  void add_dst(std::uint16_t r);
+  void add_src(std::uint16_t r);
+};
+
+// Maps opcodes to (unit index, kind): the hardware's rules first (longest
+// match), then `builtin`. Results are cached per opcode.
+class OpcodeResolver {
+ public:
+  using Builtin = std::optional<OpcodeClass> (*)(std::string_view opcode);
+  OpcodeResolver(const HardwareConfig& config, Builtin builtin) : config_(config), builtin_(builtin) {}
+  // Throws "file:line: unknown opcode 'X'" or "... maps to unit 'u', which
+  // the hardware description lacks".
+  std::pair<std::uint16_t, OpKind> resolve(std::string_view opcode, const std::string& file,
+                                           std::size_t line);
+
+ private:
+  const HardwareConfig& config_;
+  Builtin builtin_;
+  std::unordered_map<std::string, std::pair<std::uint16_t, OpKind>> cache_;
+};
+
+// Builds an instruction; throws "file:line: ..." when the operand counts
+// exceed the model's kMaxDestinations / kMaxSources.
+Instruction make_instruction(std::uint16_t unit, OpKind kind, const OperandSet& ops,
+                             const std::string& file, std::size_t line);
+
+// End-of-warp rules shared by every format: an exit before the last
+// instruction (a partial-mask EXIT, a predicated ret) does not end the warp,
+// so it becomes a branch-kind instruction on the "branch" unit; a warp whose
+// last instruction is not an exit gets one appended (line of the last
+// instruction). Throws when a mid-warp exit needs a "branch" unit the
+// hardware lacks.
+void finish_warp(WarpTrace& warp, const HardwareDescription& hw, const std::string& file);
+
+// Format readers (content already in memory).
+TraceFile read_native_trace(const std::string& name, std::string_view content,
+                            const HardwareConfig& config);
+TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
+                              const HardwareConfig& config);
+TraceFile read_ptx_trace(const std::string& name, std::string_view content,
+                         const HardwareConfig& config);
+
+// Hardware readers.
+HardwareConfig parse_native_hardware(const std::string& name, std::string_view content,
+                                     std::optional<std::uint32_t> memory_latency);
+HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view content,
+                                     std::optional<std::uint32_t> memory_latency);
+// True when the text carries -ptx_opcode_* or -gpgpu_* options.
+bool looks_like_gpgpusim_config(std::string_view content);
+// Appends the "alu" unit (initiation 1, latency 1, on the int pipeline's
+// resource) unless the description already has one; see docs/trace-formats.md.
+void add_alu_unit(HardwareDescription& hw, const std::string& name);
+// Unit-name copy with the length check the fixed-size name needs.
+void set_unit_name(FunctionalUnit& unit, std::string_view name, const std::string& where);
+
+std::string read_whole_file(const std::string& path);
+
+}  // namespace gpuwcet::tools::detail

@@ -1,0 +1,288 @@
+// Accel-Sim .traceg files (NVBit tracer): header lines "-key = value",
+// "#BEGIN_TB" ... "#END_TB" sections (one thread block each) holding
+// "warp = n", "insts = k" and k instruction lines
+//   [line_num] PC mask dest_num {Rd} opcode src_num {Rs} mem_width
+//   [addr_mode addresses...] [immediate]
+// Format and register handling: docs/trace-formats.md.
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "gpuwcet_tools/trace_input.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
+
+namespace gpuwcet::tools::detail {
+
+namespace {
+
+struct Register {
+  std::string space;  // "R", "UR", "P", "UP", "B"
+  std::uint64_t number = 0;
+  bool zero = false;  // RZ, URZ, PT, UPT: no dependency
+};
+
+// R<n> (R255 = RZ), UR<n> (UR63 = URZ), P<n> / UP<n> (7 = PT / UPT), B<n>.
+std::optional<Register> parse_register(std::string_view t) {
+  if (t == "RZ" || t == "URZ" || t == "PT" || t == "UPT") return Register{"", 0, true};
+  struct Space {
+    std::string_view prefix;
+    std::uint64_t max;
+    std::uint64_t zero;
+  };
+  static constexpr Space kSpaces[] = {
+      {"UR", 63, 63}, {"UP", 7, 7}, {"R", 255, 255}, {"P", 7, 7}, {"B", 15, 1000},
+  };
+  for (const Space& s : kSpaces) {
+    if (!starts_with(t, s.prefix)) continue;
+    const std::string_view digits = t.substr(s.prefix.size());
+    if (digits.empty() || digits[0] < '0' || digits[0] > '9') continue;
+    const auto n = parse_uint(digits, s.max);
+    if (!n) return std::nullopt;
+    return Register{std::string(s.prefix), *n, *n == s.zero};
+  }
+  return std::nullopt;
+}
+
+bool has_component(std::string_view opcode, std::string_view part) {
+  std::size_t pos = opcode.find('.');
+  while (pos != std::string_view::npos) {
+    const std::size_t next = opcode.find('.', pos + 1);
+    const std::string_view c = opcode.substr(pos + 1, next == std::string_view::npos
+                                                           ? std::string_view::npos
+                                                           : next - pos - 1);
+    if (c == part) return true;
+    pos = next;
+  }
+  return false;
+}
+
+// Registers a 64- or 128-bit result occupies beyond the one the tracer
+// names (it lists only the first register of a pair or quad).
+std::uint64_t extra_result_registers(std::string_view opcode) {
+  if (has_component(opcode, "128")) return 3;
+  if (has_component(opcode, "WIDE") || has_component(opcode, "64")) return 1;
+  return 0;
+}
+
+class Reader {
+ public:
+  Reader(const std::string& name, const HardwareConfig& config)
+      : name_(name), config_(config), resolver_(config, &classify_sass) {
+    out_.path = name;
+    out_.format = TraceFormat::accelsim;
+  }
+
+  TraceFile run(std::string_view content) {
+    LineCursor lines(content);
+    std::string_view raw;
+    while (lines.next(raw)) {
+      line_ = lines.line_number();
+      const std::string_view line = trim(raw);
+      if (line.empty()) continue;
+      if (line.front() == '-') {
+        header(line);
+      } else if (line.front() == '#') {
+        marker(line);
+      } else if (!in_block_) {
+        fail_at(name_, line_, "text outside a #BEGIN_TB ... #END_TB section");
+      } else if (starts_with(line, "thread block")) {
+        thread_block(line);
+      } else if (starts_with(line, "warp")) {
+        begin_warp(line);
+      } else if (starts_with(line, "insts")) {
+        insts(line);
+      } else {
+        instruction(line);
+      }
+    }
+    if (in_block_) fail_at(name_, line_, "missing #END_TB at the end of the file");
+    if (out_.blocks.empty()) fail_at(name_, line_, "no #BEGIN_TB section");
+    out_.register_count = registers_.size();
+    return std::move(out_);
+  }
+
+ private:
+  // "key = value" after the leading character; nullopt without '='.
+  static std::pair<std::string_view, std::string_view> key_value(std::string_view line) {
+    const std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) return {trim(line), {}};
+    return {trim(line.substr(0, eq)), trim(line.substr(eq + 1))};
+  }
+
+  void header(std::string_view line) {
+    if (in_block_) fail_at(name_, line_, "header line inside a #BEGIN_TB section");
+    const auto [key, value] = key_value(line.substr(1));
+    if (key == "kernel name") out_.kernel = std::string(value);
+    if (key == "enable lineinfo") {
+      const auto v = parse_uint(value, 1);
+      if (!v) fail_at(name_, line_, fmt::format("'-enable lineinfo' must be 0 or 1, got '{}'", value));
+      lineinfo_ = *v == 1;
+    }
+  }
+
+  void marker(std::string_view line) {
+    if (starts_with(line, "#BEGIN_TB")) {
+      if (in_block_) fail_at(name_, line_, "#BEGIN_TB inside a section (missing #END_TB)");
+      in_block_ = true;
+      out_.blocks.emplace_back();
+      out_.blocks.back().label = fmt::format("block {}", out_.blocks.size() - 1);
+      warp_ids_.clear();
+    } else if (starts_with(line, "#END_TB")) {
+      if (!in_block_) fail_at(name_, line_, "#END_TB without #BEGIN_TB");
+      end_warp();
+      if (out_.blocks.back().warps.empty()) fail_at(name_, line_, "thread block without warps");
+      in_block_ = false;
+    }
+    // Any other '#' line is a comment ("#traces format = ...").
+  }
+
+  void thread_block(std::string_view line) {
+    const auto [key, value] = key_value(line);
+    if (key != "thread block" || value.empty()) {
+      fail_at(name_, line_, fmt::format("expected 'thread block = x,y,z', got '{}'", line));
+    }
+    out_.blocks.back().label = fmt::format("block {}", value);
+  }
+
+  void begin_warp(std::string_view line) {
+    const auto [key, value] = key_value(line);
+    const auto n = parse_uint(value, 0xFFFFFFFFu);
+    if (key != "warp" || !n) fail_at(name_, line_, fmt::format("expected 'warp = n', got '{}'", line));
+    end_warp();
+    if (!warp_ids_.insert(*n).second) {
+      fail_at(name_, line_, fmt::format("warp {} appears twice in this thread block", *n));
+    }
+    WarpTrace w;
+    w.warp_id = static_cast<std::uint32_t>(*n);
+    out_.blocks.back().warps.push_back(std::move(w));
+    in_warp_ = true;
+    expected_.reset();
+    count_ = 0;
+    warp_line_ = line_;
+  }
+
+  void insts(std::string_view line) {
+    const auto [key, value] = key_value(line);
+    const auto n = parse_uint(value, std::uint64_t{1} << 40);
+    if (key != "insts" || !n) fail_at(name_, line_, fmt::format("expected 'insts = k', got '{}'", line));
+    if (!in_warp_ || expected_ || count_ != 0) {
+      fail_at(name_, line_, "'insts = k' must follow 'warp = n' directly");
+    }
+    expected_ = *n;
+  }
+
+  void end_warp() {
+    if (!in_warp_) return;
+    WarpTrace& w = out_.blocks.back().warps.back();
+    if (!expected_) fail_at(name_, warp_line_, fmt::format("warp {} has no 'insts = k' line", w.warp_id));
+    if (*expected_ != count_) {
+      fail_at(name_, warp_line_,
+              fmt::format("warp {} declares insts = {} but has {} instruction lines", w.warp_id,
+                          *expected_, count_));
+    }
+    finish_warp(w, config_.hw, name_);
+    in_warp_ = false;
+  }
+
+  std::uint64_t number(const std::vector<std::string_view>& t, std::size_t i, std::uint64_t max,
+                       const char* what, int base = 10) {
+    if (i >= t.size()) fail_at(name_, line_, fmt::format("instruction line ends before its {}", what));
+    const auto v = parse_uint(t[i], max, base);
+    if (!v) fail_at(name_, line_, fmt::format("bad {} '{}'", what, t[i]));
+    return *v;
+  }
+
+  std::uint16_t register_id(std::string_view token, bool& zero) {
+    const auto r = parse_register(token);
+    if (!r) {
+      fail_at(name_, line_,
+              fmt::format("'{}' is not a register (R<n>, UR<n>, P<n>, UP<n>, B<n>)", token));
+    }
+    zero = r->zero;
+    if (zero) return 0;
+    return registers_.id(r->space, r->number, name_, line_);
+  }
+
+  void instruction(std::string_view line) {
+    if (!in_warp_ || !expected_) {
+      fail_at(name_, line_, "instruction line before 'warp = n' and 'insts = k'");
+    }
+    const std::vector<std::string_view> t = split_ws(line);
+    std::size_t i = lineinfo_ ? 1 : 0;
+    (void)number(t, i++, ~std::uint64_t{0}, "PC", 16);
+    const std::uint64_t mask = number(t, i++, 0xFFFFFFFFu, "active mask", 16);
+    const std::uint64_t dst_num = number(t, i++, kMaxDestinations, "destination count");
+    if (i + dst_num >= t.size()) fail_at(name_, line_, "instruction line ends before its opcode");
+    const std::size_t dst_at = i;
+    i += dst_num;
+    const std::string_view opcode = t[i++];
+    const std::uint64_t src_num = number(t, i++, 64, "source count");
+    if (i + src_num > t.size()) fail_at(name_, line_, "instruction line ends before its sources");
+    OperandSet ops;
+    for (std::size_t k = 0; k < src_num; ++k) {
+      bool zero = false;
+      const std::uint16_t r = register_id(t[i + k], zero);
+      if (!zero) ops.add_src(r);
+    }
+    i += src_num;
+    const std::uint64_t width = number(t, i++, 1u << 16, "memory width");
+    std::size_t addresses = 0;
+    if (width > 0) {
+      const std::uint64_t mode = number(t, i++, 2, "address mode");
+      const std::size_t lanes = std::bitset<32>(mask).count();
+      addresses = mode == 0 ? lanes : mode == 1 ? 2 : std::max<std::size_t>(lanes, 1);
+    }
+    // Addresses, then at most one immediate (tracer version 5 writes one).
+    if (t.size() < i + addresses || t.size() > i + addresses + 1) {
+      fail_at(name_, line_,
+              fmt::format("expected {} address field(s) and an optional immediate after the "
+                          "memory width, found {} field(s)",
+                          addresses, t.size() - std::min(t.size(), i)));
+    }
+    for (std::size_t k = 0; k < dst_num; ++k) {
+      bool zero = false;
+      const std::uint16_t r = register_id(t[dst_at + k], zero);
+      if (zero) continue;
+      ops.add_dst(r);
+      const auto reg = parse_register(t[dst_at + k]);
+      if (reg->space != "R") continue;
+      const std::uint64_t extra = extra_result_registers(opcode);
+      for (std::uint64_t e = 1; e <= extra && reg->number + e < 255; ++e) {
+        if (ops.dst.size() >= kMaxDestinations) break;
+        ops.add_dst(registers_.id("R", reg->number + e, name_, line_));
+      }
+    }
+    const auto [unit, kind] = resolver_.resolve(opcode, name_, line_);
+    WarpTrace& w = out_.blocks.back().warps.back();
+    w.code.push_back(make_instruction(unit, kind, ops, name_, line_));
+    w.lines.push_back(static_cast<std::uint32_t>(line_));
+    ++count_;
+  }
+
+  const std::string& name_;
+  const HardwareConfig& config_;
+  OpcodeResolver resolver_;
+  RegisterMap registers_;
+  TraceFile out_;
+  std::size_t line_ = 0;
+  bool lineinfo_ = false;
+  bool in_block_ = false;
+  bool in_warp_ = false;
+  std::optional<std::uint64_t> expected_;
+  std::uint64_t count_ = 0;
+  std::size_t warp_line_ = 0;
+  std::set<std::uint64_t> warp_ids_;
+};
+
+}  // namespace
+
+TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
+                              const HardwareConfig& config) {
+  return Reader(name, config).run(content);
+}
+
+}  // namespace gpuwcet::tools::detail

@@ -1,0 +1,164 @@
+// GPGPU-Sim configuration files (gpgpusim.config): the -ptx_opcode_latency_*
+// and -ptx_opcode_initiation_* lists become the presets' 19 units with the
+// file's numbers; every other option is ignored except the few that give the
+// memory latency. Format and choices: docs/trace-formats.md.
+#include <array>
+#include <cstddef>
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
+
+namespace gpuwcet::tools::detail {
+
+namespace {
+
+// Largest latency or initiation accepted from a file: far above any real
+// pipeline, low enough that sums of a few million stay in 64 bits.
+constexpr std::uint64_t kMaxCycles = 1u << 24;
+
+struct ListOption {
+  const char* option;
+  std::size_t count;    // values GPGPU-Sim reads
+  std::size_t first;    // index of the first preset unit it sets
+  bool initiation;      // else latency
+};
+
+// List index 0 add/sub, 1 max/min, 2 mul, 3 mad, 4 div, in the presets'
+// unit order (hardware_presets.hpp). GPGPU-Sim spells the tensor latency
+// option "tesnor"; the corrected spelling is accepted too.
+constexpr std::array<ListOption, 11> kLists{{
+    {"-ptx_opcode_latency_int", 5, 0, false},
+    {"-ptx_opcode_initiation_int", 5, 0, true},
+    {"-ptx_opcode_latency_fp", 5, 5, false},
+    {"-ptx_opcode_initiation_fp", 5, 5, true},
+    {"-ptx_opcode_latency_dp", 5, 10, false},
+    {"-ptx_opcode_initiation_dp", 5, 10, true},
+    {"-ptx_opcode_latency_sfu", 1, 15, false},
+    {"-ptx_opcode_initiation_sfu", 1, 15, true},
+    {"-ptx_opcode_latency_tesnor", 1, 16, false},
+    {"-ptx_opcode_latency_tensor", 1, 16, false},
+    {"-ptx_opcode_initiation_tensor", 1, 16, true},
+}};
+
+std::vector<std::uint64_t> parse_list(const std::string& name, std::size_t line,
+                                      std::string_view option, std::string_view value,
+                                      std::size_t count) {
+  std::vector<std::uint64_t> out;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t comma = value.find(',', pos);
+    const std::string_view item =
+        trim(value.substr(pos, comma == std::string_view::npos ? std::string_view::npos
+                                                               : comma - pos));
+    const auto v = parse_uint(item, kMaxCycles);
+    if (!v) {
+      fail_at(name, line,
+              fmt::format("{} expects {} comma-separated cycle counts up to {}, got '{}'", option,
+                          count, kMaxCycles, value));
+    }
+    out.push_back(*v);
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  if (out.size() != count) {
+    fail_at(name, line,
+            fmt::format("{} expects {} comma-separated cycle counts, got {} in '{}'", option, count,
+                        out.size(), value));
+  }
+  return out;
+}
+
+}  // namespace
+
+HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view content,
+                                     std::optional<std::uint32_t> memory_latency) {
+  // Start from the preset table: a file that omits a list keeps its numbers.
+  std::array<std::uint64_t, kPresetUnitCount> latency{};
+  std::array<std::uint64_t, kPresetUnitCount> initiation{};
+  for (std::size_t i = 0; i < kPresetUnitCount; ++i) {
+    latency[i] = kAmpereUnits[i].latency;
+    initiation[i] = kAmpereUnits[i].initiation;
+  }
+  std::map<std::string, std::uint64_t> memory_options;
+
+  LineCursor lines(content);
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::size_t hash = line.find('#');
+    if (hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    std::size_t end = 0;
+    while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
+    const std::string_view option = line.substr(0, end);
+    const std::string_view value = trim(line.substr(end));
+    bool list = false;
+    for (const ListOption& o : kLists) {
+      if (option != o.option) continue;
+      list = true;
+      const auto values = parse_list(name, lines.line_number(), option, value, o.count);
+      for (std::size_t k = 0; k < o.count; ++k) {
+        if (o.initiation) {
+          if (values[k] == 0) {
+            fail_at(name, lines.line_number(),
+                    fmt::format("{}: an initiation interval must be at least 1", option));
+          }
+          initiation[o.first + k] = values[k];
+        } else {
+          latency[o.first + k] = values[k];
+        }
+      }
+    }
+    if (list) continue;
+    if (option == "-gpgpu_perfect_mem" || option == "-gpgpu_smem_latency" ||
+        option == "-gpgpu_l1_latency" || option == "-gpgpu_l2_rop_latency" ||
+        option == "-dram_latency") {
+      const auto v = parse_uint(value, kMaxCycles);
+      if (!v) {
+        fail_at(name, lines.line_number(),
+                fmt::format("{} expects a cycle count up to {}, got '{}'", option, kMaxCycles,
+                            value));
+      }
+      memory_options[std::string(option)] = *v;
+    }
+    // Every other option (caches, DRAM timing, scheduler, ...) is not part of
+    // the block model.
+  }
+
+  auto opt = [&](const char* key, std::uint64_t fallback) {
+    const auto it = memory_options.find(key);
+    return it == memory_options.end() ? fallback : it->second;
+  };
+  // With perfect memory every access completes at L1/shared-memory latency;
+  // otherwise the uncontended miss path L1 + L2 + DRAM (GPGPU-Sim's
+  // defaults where the file is silent). Neither is a bound under
+  // contention: docs/trace-formats.md.
+  std::uint64_t mem = 0;
+  if (opt("-gpgpu_perfect_mem", 0) != 0) {
+    mem = std::max(opt("-gpgpu_smem_latency", 3), opt("-gpgpu_l1_latency", 1));
+  } else {
+    mem = opt("-gpgpu_l1_latency", 1) + opt("-gpgpu_l2_rop_latency", 85) + opt("-dram_latency", 30);
+  }
+
+  HardwareConfig c;
+  c.source = name;
+  c.memory_latency = memory_latency ? *memory_latency : static_cast<std::uint32_t>(mem);
+  c.hw.unit_count = kPresetUnitCount;
+  for (std::size_t i = 0; i < kPresetUnitCount; ++i) {
+    FunctionalUnit& u = c.hw.units[i];
+    set_unit_name(u, kAmpereUnits[i].name, name);
+    u.initiation = static_cast<std::uint32_t>(initiation[i]);
+    u.latency = kAmpereUnits[i].latency == kMemoryLatency ? c.memory_latency
+                                                           : static_cast<std::uint32_t>(latency[i]);
+    u.resource = kAmpereUnits[i].resource;
+  }
+  add_alu_unit(c.hw, name);
+  return c;
+}
+
+}  // namespace gpuwcet::tools::detail

@@ -1,0 +1,207 @@
+// The native hardware file (TOML): functional units, the memory latency and
+// opcode rules. Format: docs/trace-formats.md, example
+// examples/hardware/orin-sm.toml.
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
+
+namespace gpuwcet::tools::detail {
+
+namespace {
+
+constexpr std::int64_t kMaxCycles = 1 << 24;
+// Memory latency when neither the file nor the caller gives one: the middle
+// of the 5..400 cycles the multi-phase paper sweeps.
+constexpr std::uint32_t kDefaultMemoryLatency = 200;
+
+std::string at(const std::string& name, const toml::node& node) {
+  return fmt::format("{}:{}", name, node.source().begin.line);
+}
+
+std::uint32_t cycles(const std::string& name, const toml::node& node, const char* key,
+                     std::int64_t min) {
+  const auto v = node.value<std::int64_t>();
+  if (!node.is_integer() || !v || *v < min || *v > kMaxCycles) {
+    throw ToolError(fmt::format("{}: '{}' must be an integer in [{}, {}]", at(name, node), key, min,
+                                kMaxCycles));
+  }
+  return static_cast<std::uint32_t>(*v);
+}
+
+OpKind parse_kind(const std::string& name, const toml::node& node) {
+  const auto s = node.value<std::string>();
+  if (node.is_string() && s) {
+    if (*s == "compute") return OpKind::compute;
+    if (*s == "load") return OpKind::load;
+    if (*s == "store") return OpKind::store;
+    if (*s == "branch") return OpKind::branch;
+    if (*s == "barrier") return OpKind::barrier;
+    if (*s == "exit") return OpKind::exit;
+  }
+  throw ToolError(fmt::format(
+      "{}: 'kind' must be one of compute, load, store, branch, barrier, exit", at(name, node)));
+}
+
+OpcodeRule parse_rule(const std::string& name, const std::string& opcode, const toml::node& node) {
+  OpcodeRule r;
+  r.opcode = opcode;
+  if (node.is_string()) {
+    const OpcodeClass c = opcode_class_from_name(*node.value<std::string>());
+    r.unit = c.unit;
+    r.kind = c.kind;
+    return r;
+  }
+  const toml::table* t = node.as_table();
+  if (t == nullptr) {
+    throw ToolError(fmt::format(
+        "{}: opcode '{}' must map to a unit name, \"barrier\", \"exit\" or "
+        "{{ unit = \"...\", kind = \"...\" }}",
+        at(name, node), opcode));
+  }
+  bool have_unit = false;
+  for (const auto& [k, v] : *t) {
+    if (k == "unit" && v.is_string()) {
+      r.unit = *v.value<std::string>();
+      have_unit = true;
+    } else if (k == "kind") {
+      r.kind = parse_kind(name, v);
+    } else {
+      throw ToolError(fmt::format("{}: unknown key '{}' in the rule for '{}' (expected unit, kind)",
+                                  at(name, v), k.str(), opcode));
+    }
+  }
+  if (r.kind == OpKind::barrier || r.kind == OpKind::exit) {
+    r.unit.clear();
+  } else if (!have_unit) {
+    throw ToolError(fmt::format("{}: the rule for '{}' needs a unit", at(name, node), opcode));
+  }
+  return r;
+}
+
+}  // namespace
+
+HardwareConfig parse_native_hardware(const std::string& name, std::string_view content,
+                                     std::optional<std::uint32_t> memory_latency) {
+  toml::table doc;
+  try {
+    doc = toml::parse(content, name);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    if (b.line == 0) throw ToolError(fmt::format("{}: {}", name, e.description()));
+    throw ToolError(fmt::format("{}:{}:{}: {}", name, b.line, b.column, e.description()));
+  }
+
+  HardwareConfig c;
+  c.source = name;
+  c.memory_latency = kDefaultMemoryLatency;
+  const toml::array* units = nullptr;
+  const toml::table* opcodes = nullptr;
+  for (const auto& [k, node] : doc) {
+    if (k == "name") {
+      if (!node.is_string()) throw ToolError(fmt::format("{}: 'name' must be a string", at(name, node)));
+    } else if (k == "memory_latency") {
+      c.memory_latency = cycles(name, node, "memory_latency", 0);
+    } else if (k == "unit") {
+      units = node.as_array();
+      if (units == nullptr) {
+        throw ToolError(fmt::format("{}: 'unit' must be an array of tables ([[unit]])", at(name, node)));
+      }
+    } else if (k == "opcodes") {
+      opcodes = node.as_table();
+      if (opcodes == nullptr) {
+        throw ToolError(fmt::format("{}: 'opcodes' must be a table ([opcodes])", at(name, node)));
+      }
+    } else {
+      throw ToolError(fmt::format(
+          "{}: unknown key '{}' (expected name, memory_latency, [[unit]], [opcodes])",
+          at(name, node), k.str()));
+    }
+  }
+  if (memory_latency) c.memory_latency = *memory_latency;
+  if (units == nullptr || units->empty()) {
+    throw ToolError(fmt::format("{}: no [[unit]] tables", name));
+  }
+  if (units->size() > kMaxFunctionalUnits) {
+    throw ToolError(fmt::format("{}: {} units (at most {})", at(name, *units), units->size(),
+                                kMaxFunctionalUnits));
+  }
+
+  // Named resources and units without one each get an id of their own, so
+  // that no unit shares a pipeline by accident.
+  std::map<std::string, std::uint16_t> resources;
+  std::uint16_t next_resource = 0;
+  for (const toml::node& entry : *units) {
+    const toml::table* t = entry.as_table();
+    if (t == nullptr) throw ToolError(fmt::format("{}: a [[unit]] must be a table", at(name, entry)));
+    FunctionalUnit u;
+    bool have_name = false;
+    bool have_latency = false;
+    bool have_initiation = false;
+    std::optional<std::string> resource;
+    for (const auto& [k, v] : *t) {
+      if (k == "name") {
+        const auto s = v.value<std::string>();
+        if (!v.is_string() || !s) throw ToolError(fmt::format("{}: 'name' must be a string", at(name, v)));
+        set_unit_name(u, *s, at(name, v));
+        if (find_unit(c.hw, u.name.data()) >= 0) {
+          throw ToolError(fmt::format("{}: unit '{}' described twice", at(name, v), *s));
+        }
+        have_name = true;
+      } else if (k == "initiation") {
+        u.initiation = cycles(name, v, "initiation", 1);
+        have_initiation = true;
+      } else if (k == "latency") {
+        if (v.is_string() && v.value<std::string>() == std::string("memory")) {
+          u.latency = c.memory_latency;
+        } else {
+          u.latency = cycles(name, v, "latency", 0);
+        }
+        have_latency = true;
+      } else if (k == "resource") {
+        const auto s = v.value<std::string>();
+        if (!v.is_string() || !s || s->empty()) {
+          throw ToolError(fmt::format("{}: 'resource' must be a non-empty string", at(name, v)));
+        }
+        resource = *s;
+      } else {
+        throw ToolError(fmt::format(
+            "{}: unknown key '{}' in [[unit]] (expected name, initiation, latency, resource)",
+            at(name, v), k.str()));
+      }
+    }
+    if (!have_name || !have_latency || !have_initiation) {
+      throw ToolError(fmt::format("{}: a [[unit]] needs name, initiation and latency",
+                                  at(name, entry)));
+    }
+    if (resource) {
+      auto it = resources.find(*resource);
+      if (it == resources.end()) it = resources.emplace(*resource, next_resource++).first;
+      u.resource = it->second;
+    } else {
+      u.resource = next_resource++;
+    }
+    c.hw.units[c.hw.unit_count++] = u;
+  }
+
+  if (opcodes != nullptr) {
+    for (const auto& [k, v] : *opcodes) {
+      if (k.empty()) throw ToolError(fmt::format("{}: empty opcode in [opcodes]", at(name, v)));
+      OpcodeRule r = parse_rule(name, std::string(k.str()), v);
+      if (!r.unit.empty() && find_unit(c.hw, r.unit.c_str()) < 0 && r.unit != "alu") {
+        throw ToolError(fmt::format("{}: opcode '{}' maps to unknown unit '{}'", at(name, v),
+                                    r.opcode, r.unit));
+      }
+      c.rules.push_back(std::move(r));
+    }
+  }
+  add_alu_unit(c.hw, name);
+  return c;
+}
+
+}  // namespace gpuwcet::tools::detail

@@ -1,0 +1,127 @@
+// The native trace format: a plain-text, line-oriented description of thread
+// blocks for hand-written examples and tests.
+//   kernel <name>
+//   block <label>
+//   warp <n>
+//   <opcode> <dst>... [, <src>...]        # comment
+// Format: docs/trace-formats.md, example examples/traces/.
+#include <cstddef>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "gpuwcet_tools/trace_input.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
+
+namespace gpuwcet::tools::detail {
+
+namespace {
+
+bool register_name(std::string_view t) {
+  if (t.empty() || (t[0] >= '0' && t[0] <= '9') || t[0] == '-' || t[0] == '+') return false;
+  for (char c : t) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '%' || c == '$' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TraceFile read_native_trace(const std::string& name, std::string_view content,
+                            const HardwareConfig& config) {
+  TraceFile out;
+  out.path = name;
+  out.format = TraceFormat::native;
+  OpcodeResolver resolver(config, &classify_native);
+  RegisterMap registers;
+  std::set<std::uint64_t> warp_ids;
+  bool have_kernel = false;
+  std::size_t block_line = 0;
+
+  auto close_block = [&](std::size_t line) {
+    if (out.blocks.empty()) return;
+    if (out.blocks.back().warps.empty()) fail_at(name, block_line, "block without warps");
+    for (WarpTrace& w : out.blocks.back().warps) {
+      if (w.code.empty()) fail_at(name, line, fmt::format("warp {} has no instructions", w.warp_id));
+      finish_warp(w, config.hw, name);
+    }
+  };
+  auto open_block = [&](std::string label, std::size_t line) {
+    close_block(line);
+    out.blocks.emplace_back();
+    out.blocks.back().label = std::move(label);
+    warp_ids.clear();
+    block_line = line;
+  };
+
+  LineCursor lines(content);
+  std::string_view raw;
+  std::size_t line = 0;
+  while (lines.next(raw)) {
+    line = lines.line_number();
+    std::string_view text = raw;
+    const std::size_t hash = text.find('#');
+    if (hash != std::string_view::npos) text = text.substr(0, hash);
+    text = trim(text);
+    if (text.empty()) continue;
+    const std::vector<std::string_view> words = split_ws(text);
+    if (words[0] == "kernel") {
+      if (have_kernel) fail_at(name, line, "kernel named twice");
+      if (!out.blocks.empty()) fail_at(name, line, "'kernel' must come before the first block");
+      if (words.size() != 2) fail_at(name, line, "expected 'kernel <name>'");
+      out.kernel = std::string(words[1]);
+      have_kernel = true;
+    } else if (words[0] == "block") {
+      const std::string_view label = trim(text.substr(5));
+      open_block(label.empty() ? fmt::format("block {}", out.blocks.size()) : fmt::format("block {}", label),
+                 line);
+    } else if (words[0] == "warp") {
+      const auto n = words.size() == 2 ? parse_uint(words[1], 0xFFFFFFFFu) : std::nullopt;
+      if (!n) fail_at(name, line, "expected 'warp <n>' with n a warp number");
+      if (out.blocks.empty()) open_block("block 0", line);
+      if (!warp_ids.insert(*n).second) {
+        fail_at(name, line, fmt::format("warp {} appears twice in this block", *n));
+      }
+      WarpTrace w;
+      w.warp_id = static_cast<std::uint32_t>(*n);
+      out.blocks.back().warps.push_back(std::move(w));
+    } else {
+      if (out.blocks.empty() || out.blocks.back().warps.empty()) {
+        fail_at(name, line, "instruction outside a warp (start one with 'warp <n>')");
+      }
+      // Destinations, then after the first comma the sources; later commas
+      // separate like blanks.
+      const std::size_t op_end = text.find_first_of(" \t,");
+      const std::string_view opcode = text.substr(0, op_end);
+      std::string_view rest = op_end == std::string_view::npos ? std::string_view{} : text.substr(op_end);
+      const std::size_t comma = rest.find(',');
+      std::string src_part = comma == std::string_view::npos ? std::string() : std::string(rest.substr(comma + 1));
+      const std::string_view dst_part = comma == std::string_view::npos ? rest : rest.substr(0, comma);
+      for (char& c : src_part) {
+        if (c == ',') c = ' ';
+      }
+      OperandSet ops;
+      for (std::string_view r : split_ws(dst_part)) {
+        if (!register_name(r)) fail_at(name, line, fmt::format("'{}' is not a register name", r));
+        ops.add_dst(registers.id(std::string(r), name, line));
+      }
+      for (std::string_view r : split_ws(src_part)) {
+        if (!register_name(r)) fail_at(name, line, fmt::format("'{}' is not a register name", r));
+        ops.add_src(registers.id(std::string(r), name, line));
+      }
+      const auto [unit, kind] = resolver.resolve(opcode, name, line);
+      WarpTrace& w = out.blocks.back().warps.back();
+      w.code.push_back(make_instruction(unit, kind, ops, name, line));
+      w.lines.push_back(static_cast<std::uint32_t>(line));
+    }
+  }
+  close_block(line);
+  if (out.blocks.empty()) fail_at(name, line, "no 'warp <n>' line");
+  out.register_count = registers.size();
+  return out;
+}
+
+}  // namespace gpuwcet::tools::detail

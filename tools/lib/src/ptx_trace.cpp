@@ -1,0 +1,226 @@
+// GPGPU-Sim PTX traces: one line per dynamic warp instruction,
+//   warp 0 :  PC=0xa38 (file.ptx:118) @!%p5 ld.param.u64 %rd2, [sym+4];
+// ending with "kernel_execution_time : N". Each warp number becomes a warp
+// of one block. Operand rules: docs/trace-formats.md.
+#include <cstddef>
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "gpuwcet_tools/trace_input.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
+
+namespace gpuwcet::tools::detail {
+
+namespace {
+
+bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || c == '.';
+}
+
+// PTX special registers: read-only values nothing in the warp produces.
+bool special_register(std::string_view name) {
+  if (name.find('.') != std::string_view::npos) return true;  // %tid.x, %ctaid.y, ...
+  static constexpr std::string_view kSpecial[] = {
+      "tid",       "ntid",        "ctaid",        "nctaid",      "laneid",     "warpid",
+      "nwarpid",   "smid",        "nsmid",        "gridid",      "clock",      "clock64",
+      "globaltimer", "globaltimer_lo", "globaltimer_hi", "lanemask_eq", "lanemask_le",
+      "lanemask_lt", "lanemask_ge", "lanemask_gt", "total_smem_size", "dynamic_smem_size",
+      "aggr_smem_size", "reserved_smem_offset_begin", "reserved_smem_offset_end",
+      "reserved_smem_offset_cap",
+  };
+  for (std::string_view s : kSpecial) {
+    if (name == s) return true;
+  }
+  auto numbered = [&](std::string_view prefix) {
+    if (!starts_with(name, prefix) || name.size() == prefix.size()) return false;
+    for (char c : name.substr(prefix.size())) {
+      if (c < '0' || c > '9') return false;
+    }
+    return true;
+  };
+  return numbered("envreg") || numbered("pm");
+}
+
+// Opcodes whose operands are all read (no destination operand).
+bool writes_nothing(std::string_view base) {
+  static constexpr std::string_view kNoDst[] = {
+      "st", "red", "sust", "bar", "barrier", "bra", "brx", "ret", "exit", "membar", "fence",
+      "prefetch", "prefetchu", "trap", "nop", "brkpt", "pmevent", "call",
+  };
+  for (std::string_view s : kNoDst) {
+    if (base == s) return true;
+  }
+  return false;
+}
+
+// Splits at commas outside [], {} and ().
+std::vector<std::string_view> split_operands(std::string_view s) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '[' || c == '{' || c == '(') ++depth;
+    if ((c == ']' || c == '}' || c == ')') && depth > 0) --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(trim(s.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  const std::string_view last = trim(s.substr(start));
+  if (!last.empty() || !out.empty()) out.push_back(last);
+  return out;
+}
+
+class Reader {
+ public:
+  Reader(const std::string& name, const HardwareConfig& config)
+      : name_(name), config_(config), resolver_(config, &classify_ptx) {
+    out_.path = name;
+    out_.format = TraceFormat::ptx;
+  }
+
+  TraceFile run(std::string_view content) {
+    out_.blocks.emplace_back();
+    out_.blocks.back().label = "block 0";
+    LineCursor lines(content);
+    std::string_view raw;
+    while (lines.next(raw)) {
+      line_ = lines.line_number();
+      const std::string_view line = trim(raw);
+      if (line.empty()) continue;
+      if (starts_with(line, "kernel_execution_time")) {
+        execution_time(line);
+      } else {
+        if (out_.observed_cycles) fail_at(name_, line_, "instruction after kernel_execution_time");
+        instruction(line);
+      }
+    }
+    BlockTrace& block = out_.blocks.back();
+    if (block.warps.empty()) fail_at(name_, line_, "no instruction lines ('warp n : PC=...')");
+    for (WarpTrace& w : block.warps) finish_warp(w, config_.hw, name_);
+    out_.register_count = registers_.size();
+    return std::move(out_);
+  }
+
+ private:
+  void execution_time(std::string_view line) {
+    if (out_.observed_cycles) fail_at(name_, line_, "kernel_execution_time given twice");
+    const std::size_t colon = line.find(':');
+    const auto v = colon == std::string_view::npos
+                       ? std::nullopt
+                       : parse_uint(trim(line.substr(colon + 1)), ~std::uint64_t{0});
+    if (!v) fail_at(name_, line_, fmt::format("expected 'kernel_execution_time : N', got '{}'", line));
+    out_.observed_cycles = *v;
+  }
+
+  std::uint16_t reg(std::string_view name) {
+    return registers_.id(std::string(name), name_, line_);
+  }
+
+  // Every non-special register named in an operand.
+  void registers_in(std::string_view operand, bool dst, OperandSet& ops) {
+    for (std::size_t i = 0; i < operand.size(); ++i) {
+      if (operand[i] != '%') continue;
+      std::size_t end = i + 1;
+      while (end < operand.size() && ident_char(operand[end])) ++end;
+      const std::string_view name = operand.substr(i + 1, end - i - 1);
+      if (name.empty()) fail_at(name_, line_, fmt::format("'%' without a register name in '{}'", operand));
+      if (!special_register(name)) {
+        const std::uint16_t r = reg(operand.substr(i, end - i));
+        if (dst) {
+          ops.add_dst(r);
+        } else {
+          ops.add_src(r);
+        }
+      }
+      i = end - 1;
+    }
+  }
+
+  void instruction(std::string_view line) {
+    // "warp N :"
+    const std::vector<std::string_view> head = split_ws(line.substr(0, std::min<std::size_t>(line.size(), 64)));
+    if (head.size() < 2 || head[0] != "warp") {
+      fail_at(name_, line_, fmt::format("expected 'warp n : PC=0x... instruction;', got '{}'", line));
+    }
+    std::string_view number = head[1];
+    if (!number.empty() && number.back() == ':') number.remove_suffix(1);
+    const auto warp = parse_uint(number, 0xFFFFFFFFu);
+    if (!warp) fail_at(name_, line_, fmt::format("bad warp number '{}'", head[1]));
+    std::size_t pos = line.find(':');
+    if (pos == std::string_view::npos) fail_at(name_, line_, "missing ':' after the warp number");
+    std::string_view rest = trim(line.substr(pos + 1));
+    if (!starts_with(rest, "PC=")) fail_at(name_, line_, "missing 'PC=0x...' after 'warp n :'");
+    std::size_t pc_end = 3;
+    while (pc_end < rest.size() && rest[pc_end] != ' ' && rest[pc_end] != '\t') ++pc_end;
+    rest = trim(rest.substr(pc_end));
+    if (starts_with(rest, "(")) {  // (file.ptx:line)
+      const std::size_t close = rest.find(')');
+      if (close == std::string_view::npos) fail_at(name_, line_, "unclosed '(' of the source location");
+      rest = trim(rest.substr(close + 1));
+    }
+    const std::size_t semi = rest.find(';');
+    if (semi == std::string_view::npos) fail_at(name_, line_, "instruction without its ';'");
+    if (!trim(rest.substr(semi + 1)).empty()) fail_at(name_, line_, "text after the instruction's ';'");
+    rest = trim(rest.substr(0, semi));
+
+    OperandSet ops;
+    if (starts_with(rest, "@")) {  // guard predicate @%p or @!%p: a source
+      std::size_t end = 1;
+      while (end < rest.size() && rest[end] != ' ' && rest[end] != '\t') ++end;
+      const std::string_view guard = rest.substr(0, end);
+      if (guard.find('%') == std::string_view::npos) {
+        fail_at(name_, line_, fmt::format("bad guard predicate '{}'", guard));
+      }
+      registers_in(guard, false, ops);
+      rest = trim(rest.substr(end));
+    }
+    // The opcode ends at a blank or at a '%' glued to it ("setp.eq.s16%p2").
+    std::size_t op_end = 0;
+    while (op_end < rest.size() && rest[op_end] != ' ' && rest[op_end] != '\t' && rest[op_end] != '%' &&
+           rest[op_end] != '{' && rest[op_end] != '[') {
+      ++op_end;
+    }
+    const std::string_view opcode = rest.substr(0, op_end);
+    if (opcode.empty()) fail_at(name_, line_, "missing opcode");
+    const std::string_view base = opcode.substr(0, opcode.find('.'));
+    const std::vector<std::string_view> operands = split_operands(rest.substr(op_end));
+    const bool first_is_dst = !writes_nothing(base) && !operands.empty() &&
+                              !starts_with(operands.front(), "[");
+    for (std::size_t k = 0; k < operands.size(); ++k) {
+      if (operands[k].empty()) fail_at(name_, line_, "empty operand");
+      registers_in(operands[k], first_is_dst && k == 0, ops);
+    }
+    const auto [unit, kind] = resolver_.resolve(opcode, name_, line_);
+    auto [it, added] = index_.emplace(*warp, out_.blocks.back().warps.size());
+    if (added) {
+      WarpTrace w;
+      w.warp_id = static_cast<std::uint32_t>(*warp);
+      out_.blocks.back().warps.push_back(std::move(w));
+    }
+    WarpTrace& w = out_.blocks.back().warps[it->second];
+    w.code.push_back(make_instruction(unit, kind, ops, name_, line_));
+    w.lines.push_back(static_cast<std::uint32_t>(line_));
+  }
+
+  const std::string& name_;
+  const HardwareConfig& config_;
+  OpcodeResolver resolver_;
+  RegisterMap registers_;
+  TraceFile out_;
+  std::size_t line_ = 0;
+  std::map<std::uint64_t, std::size_t> index_;  // warp number -> index in the block
+};
+
+}  // namespace
+
+TraceFile read_ptx_trace(const std::string& name, std::string_view content,
+                         const HardwareConfig& config) {
+  return Reader(name, config).run(content);
+}
+
+}  // namespace gpuwcet::tools::detail

@@ -1,0 +1,232 @@
+#include "gpuwcet_tools/trace_parsing.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "gpuwcet_tools/tool_error.hpp"
+
+namespace gpuwcet::tools::detail {
+
+void fail_at(const std::string& name, std::size_t line, const std::string& message) {
+  throw ToolError(fmt::format("{}:{}: {}", name, line, message));
+}
+
+bool LineCursor::next(std::string_view& line) {
+  if (pos_ >= text_.size()) return false;
+  std::size_t end = text_.find('\n', pos_);
+  if (end == std::string_view::npos) end = text_.size();
+  line = text_.substr(pos_, end - pos_);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  pos_ = end + 1;
+  ++line_;
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+std::vector<std::string_view> split_ws(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    const std::size_t start = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
+}
+
+std::optional<std::uint64_t> parse_uint(std::string_view s, std::uint64_t max, int base) {
+  if (s.empty()) return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc() || ptr != s.data() + s.size() || v > max) return std::nullopt;
+  return v;
+}
+
+std::uint16_t RegisterMap::id(const std::string& space, std::uint64_t number,
+                              const std::string& file, std::size_t line) {
+  return id(space + std::to_string(number), file, line);
+}
+
+std::uint16_t RegisterMap::id(const std::string& name, const std::string& file, std::size_t line) {
+  const auto it = names_.find(name);
+  if (it != names_.end()) return it->second;
+  // Register ids are 16-bit in the model; the core sizes its scoreboard by
+  // the count, so a trace with more distinct registers is refused.
+  if (names_.size() >= std::numeric_limits<std::uint16_t>::max()) {
+    fail_at(file, line, fmt::format("more than {} distinct registers",
+                                    std::numeric_limits<std::uint16_t>::max()));
+  }
+  const auto id = static_cast<std::uint16_t>(names_.size());
+  names_.emplace(name, id);
+  return id;
+}
+
+void OperandSet::add_dst(std::uint16_t r) {
+  if (std::find(dst.begin(), dst.end(), r) == dst.end()) dst.push_back(r);
+}
+
+void OperandSet::add_src(std::uint16_t r) {
+  if (std::find(src.begin(), src.end(), r) == src.end()) src.push_back(r);
+}
+
+std::pair<std::uint16_t, OpKind> OpcodeResolver::resolve(std::string_view opcode,
+                                                         const std::string& file,
+                                                         std::size_t line) {
+  const std::string key(opcode);
+  if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
+
+  std::optional<OpcodeClass> cls;
+  std::size_t best = 0;
+  for (const OpcodeRule& r : config_.rules) {
+    const bool match = opcode == r.opcode || (starts_with(opcode, r.opcode) &&
+                                              opcode.size() > r.opcode.size() &&
+                                              opcode[r.opcode.size()] == '.');
+    if (match && !r.opcode.empty() && (!cls || r.opcode.size() > best)) {
+      cls = OpcodeClass{r.unit, r.kind};
+      best = r.opcode.size();
+    }
+  }
+  if (!cls) cls = builtin_(opcode);
+  if (!cls) {
+    fail_at(file, line,
+            fmt::format("unknown opcode '{}' (map it to a unit in the [opcodes] table of a "
+                        "hardware file)",
+                        opcode));
+  }
+  std::pair<std::uint16_t, OpKind> out{0, cls->kind};
+  if (cls->kind != OpKind::barrier && cls->kind != OpKind::exit) {
+    const int u = find_unit(config_.hw, cls->unit.c_str());
+    if (u < 0 || cls->unit.size() >= kUnitNameSize) {
+      fail_at(file, line,
+              fmt::format("opcode '{}' maps to unit '{}', which the hardware description ({}) "
+                          "lacks",
+                          opcode, cls->unit, config_.source));
+    }
+    out.first = static_cast<std::uint16_t>(u);
+  }
+  cache_.emplace(key, out);
+  return out;
+}
+
+Instruction make_instruction(std::uint16_t unit, OpKind kind, const OperandSet& ops,
+                             const std::string& file, std::size_t line) {
+  if (ops.dst.size() > kMaxDestinations) {
+    fail_at(file, line, fmt::format("{} destination registers (at most {})", ops.dst.size(),
+                                    kMaxDestinations));
+  }
+  if (ops.src.size() > kMaxSources) {
+    fail_at(file, line,
+            fmt::format("{} source registers (at most {})", ops.src.size(), kMaxSources));
+  }
+  Instruction ins;
+  ins.unit = unit;
+  ins.kind = kind;
+  ins.dst_count = static_cast<std::uint8_t>(ops.dst.size());
+  ins.src_count = static_cast<std::uint8_t>(ops.src.size());
+  std::copy(ops.dst.begin(), ops.dst.end(), ins.dst.begin());
+  std::copy(ops.src.begin(), ops.src.end(), ins.src.begin());
+  return ins;
+}
+
+void finish_warp(WarpTrace& warp, const HardwareDescription& hw, const std::string& file) {
+  for (std::size_t i = 0; i + 1 < warp.code.size(); ++i) {
+    Instruction& ins = warp.code[i];
+    if (ins.kind != OpKind::exit) continue;
+    const int branch = find_unit(hw, "branch");
+    if (branch < 0) {
+      fail_at(file, warp.lines[i],
+              fmt::format("exit before the end of warp {} needs a 'branch' unit to issue on",
+                          warp.warp_id));
+    }
+    ins.kind = OpKind::branch;
+    ins.unit = static_cast<std::uint16_t>(branch);
+  }
+  if (warp.code.empty() || warp.code.back().kind != OpKind::exit) {
+    Instruction exit;
+    exit.kind = OpKind::exit;
+    warp.code.push_back(exit);
+    warp.lines.push_back(warp.lines.empty() ? 0 : warp.lines.back());
+  }
+}
+
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ToolError(fmt::format("{}: cannot open the file", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ToolError(fmt::format("{}: read error", path));
+  return text.str();
+}
+
+}  // namespace gpuwcet::tools::detail
+
+namespace gpuwcet::tools {
+
+namespace {
+
+TraceFormat detect_format(std::string_view content) {
+  detail::LineCursor lines(content);
+  std::string_view line;
+  while (lines.next(line)) {
+    line = detail::trim(line);
+    if (line.empty()) continue;
+    if (line.front() == '-' || detail::starts_with(line, "#BEGIN_TB")) return TraceFormat::accelsim;
+    if (line.front() == '#') continue;
+    const auto words = detail::split_ws(line);
+    if (words.size() >= 3 && words[0] == "warp" && words[2] == ":") return TraceFormat::ptx;
+    return TraceFormat::native;
+  }
+  return TraceFormat::native;
+}
+
+}  // namespace
+
+TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
+                          const HardwareConfig& config) {
+  if (format == TraceFormat::automatic) format = detect_format(content);
+  switch (format) {
+    case TraceFormat::accelsim:
+      return detail::read_accelsim_trace(name, content, config);
+    case TraceFormat::ptx:
+      return detail::read_ptx_trace(name, content, config);
+    case TraceFormat::native:
+    case TraceFormat::automatic:
+      break;
+  }
+  return detail::read_native_trace(name, content, config);
+}
+
+TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config) {
+  const std::string content = detail::read_whole_file(path);
+  return read_trace_text(path, content, format, config);
+}
+
+TraceFormat parse_trace_format(const std::string& name) {
+  if (name == "native") return TraceFormat::native;
+  if (name == "accelsim") return TraceFormat::accelsim;
+  if (name == "ptx") return TraceFormat::ptx;
+  if (name == "auto") return TraceFormat::automatic;
+  throw ToolError(
+      fmt::format("unknown trace format '{}' (expected native, accelsim, ptx or auto)", name));
+}
+
+}  // namespace gpuwcet::tools
