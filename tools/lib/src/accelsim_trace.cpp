@@ -223,6 +223,19 @@ class Reader {
     const std::uint64_t src_num = number(t, i++, 64, "source count");
     if (i + src_num > t.size()) fail_at(name_, line_, "instruction line ends before its sources");
     OperandSet ops;
+    for (std::size_t k = 0; k < dst_num; ++k) {
+      bool zero = false;
+      const std::uint16_t r = register_id(t[dst_at + k], zero);
+      if (zero) continue;
+      ops.add_dst(r);
+      const auto reg = parse_register(t[dst_at + k]);
+      if (reg->space != "R") continue;
+      const std::uint64_t extra = extra_result_registers(opcode);
+      for (std::uint64_t e = 1; e <= extra && reg->number + e < 255; ++e) {
+        if (ops.dst.size() >= kMaxDestinations) break;
+        ops.add_dst(registers_.id("R", reg->number + e, name_, line_));
+      }
+    }
     for (std::size_t k = 0; k < src_num; ++k) {
       bool zero = false;
       const std::uint16_t r = register_id(t[i + k], zero);
@@ -242,19 +255,6 @@ class Reader {
               fmt::format("expected {} address field(s) and an optional immediate after the "
                           "memory width, found {} field(s)",
                           addresses, t.size() - std::min(t.size(), i)));
-    }
-    for (std::size_t k = 0; k < dst_num; ++k) {
-      bool zero = false;
-      const std::uint16_t r = register_id(t[dst_at + k], zero);
-      if (zero) continue;
-      ops.add_dst(r);
-      const auto reg = parse_register(t[dst_at + k]);
-      if (reg->space != "R") continue;
-      const std::uint64_t extra = extra_result_registers(opcode);
-      for (std::uint64_t e = 1; e <= extra && reg->number + e < 255; ++e) {
-        if (ops.dst.size() >= kMaxDestinations) break;
-        ops.add_dst(registers_.id("R", reg->number + e, name_, line_));
-      }
     }
     const auto [unit, kind] = resolver_.resolve(opcode, name_, line_);
     WarpTrace& w = out_.blocks.back().warps.back();

@@ -1,0 +1,114 @@
+// Malformed input of every reader gives a ToolError whose message starts
+// with "file:line: " and names what is wrong.
+#include <functional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+using namespace gpuwcet::tools;
+
+namespace {
+
+void expect_error(const std::function<void()>& f, const std::string& prefix,
+                  const std::string& words) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected " << prefix << " ... " << words;
+  } catch (const ToolError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind(prefix, 0), 0u) << m;
+    EXPECT_NE(m.find(words), std::string::npos) << m;
+  }
+}
+
+void trace_error(const std::string& text, TraceFormat format, const std::string& prefix,
+                 const std::string& words) {
+  const HardwareConfig c = hardware_preset("orin-sm", 100);
+  expect_error([&] { (void)read_trace_text("t.in", text, format, c); }, prefix, words);
+}
+
+const std::string kTb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n";
+
+}  // namespace
+
+TEST(ReadersErrors, AccelSim) {
+  const auto a = TraceFormat::accelsim;
+  trace_error(kTb + "insts = 2\n0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n", a, "t.in:3: ",
+              "declares insts = 2 but has 1");
+  trace_error(kTb + "insts = 1\n0000 ffffffff 1 R1 FROB 1 R2 0 0\n#END_TB\n", a, "t.in:5: ",
+              "unknown opcode 'FROB'");
+  trace_error(kTb + "insts = 1\n0000 ffffffff 1 X1 MOV 1 R2 0 0\n#END_TB\n", a, "t.in:5: ",
+              "'X1' is not a register");
+  trace_error(kTb + "insts = 1\n0000 ffffffff 1 R1 MOV 1 R2 0 0\n", a, "t.in:5: ",
+              "missing #END_TB");
+  trace_error(kTb + "insts = 1\n0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x10\n#END_TB\n", a,
+              "t.in:5: ", "address field");
+  trace_error(kTb + "insts = 1\nzzzz ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n", a, "t.in:5: ",
+              "bad PC");
+  trace_error(kTb + "insts = 1\n0000 ffffffff 9 R1 MOV 1 R2 0 0\n#END_TB\n", a, "t.in:5: ",
+              "destination count");
+  trace_error("#BEGIN_TB\n0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n", a, "t.in:2: ",
+              "before 'warp = n'");
+  trace_error(kTb + "insts = 0\nwarp = 0\ninsts = 0\n#END_TB\n", a, "t.in:5: ", "twice");
+  trace_error("-kernel name = k\n", a, "t.in:1: ", "no #BEGIN_TB");
+}
+
+TEST(ReadersErrors, Ptx) {
+  const auto p = TraceFormat::ptx;
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) add.s32 %r1, %r2, 1\n", p, "t.in:1: ", "';'");
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) add.s32 %r1, %r2, 1;\nwarp 0 : PC=0x8 (k.ptx:2) frob.s32 %r1;\n",
+              p, "t.in:2: ", "unknown opcode 'frob.s32'");
+  trace_error("warp x : PC=0x0 (k.ptx:1) ret;\n", p, "t.in:1: ", "bad warp number");
+  trace_error("warp 0 : (k.ptx:1) ret;\n", p, "t.in:1: ", "PC=");
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) ret;\nkernel_execution_time : many\n", p, "t.in:2: ",
+              "kernel_execution_time");
+  trace_error("warp 0 : PC=0x0 (k.ptx:1 ret;\n", p, "t.in:1: ", "unclosed '('");
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) add.s32 %r1, , %r2;\n", p, "t.in:1: ", "empty operand");
+  trace_error(
+      "warp 0 : PC=0x0 (k.ptx:1) st.v4.f32 [%rd1], {%f1, %f2, %f3, %f4}, %f5, %f6;\n", p,
+      "t.in:1: ", "source registers");
+  trace_error("kernel_execution_time : 5\n", p, "t.in:1: ", "no instruction");
+}
+
+TEST(ReadersErrors, Native) {
+  const auto n = TraceFormat::native;
+  trace_error("fp_add r1 , r2\n", n, "t.in:1: ", "outside a warp");
+  trace_error("warp 0\nfp_add 3r , r2\n", n, "t.in:2: ", "'3r' is not a register");
+  trace_error("warp 0\nwarp 0\n", n, "t.in:2: ", "twice");
+  trace_error("warp 0\nfrobnicate r1\n", n, "t.in:2: ", "unknown opcode 'frobnicate'");
+  trace_error("warp 0\nfp_add r1 r2 r3 r4 r5 , r6\n", n, "t.in:2: ", "destination registers");
+  trace_error("warp zero\n", n, "t.in:1: ", "warp");
+  trace_error("block 0\nblock 1\nwarp 0\nexit\n", n, "t.in:1: ", "block without warps");
+}
+
+TEST(ReadersErrors, HardwareFiles) {
+  auto hw_error = [](const std::string& text, const std::string& prefix, const std::string& words) {
+    expect_error([&] { (void)parse_hardware_text("hw.toml", text, {}); }, prefix, words);
+  };
+  const std::string unit = "[[unit]]\nname = \"a\"\ninitiation = 1\nlatency = 2\n";
+  hw_error("colour = 3\n" + unit, "hw.toml:1: ", "unknown key 'colour'");
+  hw_error("[[unit]]\nname = \"a\"\ninitiation = 0\nlatency = 2\n", "hw.toml:3: ", "initiation");
+  hw_error(unit + "[opcodes]\nFFMA = \"fma\"\n", "hw.toml:6: ", "unknown unit 'fma'");
+  hw_error("[[unit]\n", "hw.toml:1:", "");
+  hw_error(unit + unit, "hw.toml:6: ", "described twice");
+  hw_error("[[unit]]\nname = \"a_very_long_unit_name\"\ninitiation = 1\nlatency = 2\n",
+           "hw.toml:2: ", "unit name");
+  hw_error(unit + "[opcodes]\nLDG = { unit = \"a\", kind = \"fetch\" }\n", "hw.toml:6: ", "kind");
+  auto sim_error = [](const std::string& text, const std::string& prefix, const std::string& words) {
+    expect_error([&] { (void)parse_hardware_text("gpgpusim.config", text, {}); }, prefix, words);
+  };
+  sim_error("# comment\n-ptx_opcode_latency_int 4,4,4\n", "gpgpusim.config:2: ", "expects 5");
+  sim_error("-ptx_opcode_initiation_sfu 0\n", "gpgpusim.config:1: ", "at least 1");
+  sim_error("-gpgpu_perfect_mem 1\n-gpgpu_smem_latency x\n", "gpgpusim.config:2: ", "cycle count");
+  // A hardware description without the unit an opcode needs.
+  const HardwareConfig c = parse_hardware_text("hw.toml", unit, {});
+  expect_error(
+      [&] {
+        (void)read_trace_text("t.in", kTb + "insts = 1\n0000 ffffffff 1 R1 HMMA.16816 1 R2 0 0\n#END_TB\n",
+                              TraceFormat::accelsim, c);
+      },
+      "t.in:5: ", "unit 'tensor'");
+}

@@ -1,0 +1,264 @@
+// Hand-checked examples of every reader: units, kinds and register
+// dependencies of small traces worked out by hand from the format
+// descriptions in docs/trace-formats.md, the bundled examples, and rule
+// overrides from a hardware file.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpuwcet/block_model.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+using namespace gpuwcet;
+using namespace gpuwcet::tools;
+
+namespace {
+
+const std::string kSource = GPUWCET_SOURCE_DIR;
+
+HardwareConfig orin() { return hardware_preset("orin-sm", 200); }
+
+std::uint16_t unit(const HardwareConfig& c, const char* name) {
+  const int u = find_unit(c.hw, name);
+  EXPECT_GE(u, 0) << name;
+  return static_cast<std::uint16_t>(u);
+}
+
+std::vector<std::uint16_t> dsts(const Instruction& i) {
+  return {i.dst.begin(), i.dst.begin() + i.dst_count};
+}
+std::vector<std::uint16_t> srcs(const Instruction& i) {
+  return {i.src.begin(), i.src.begin() + i.src_count};
+}
+
+using Regs = std::vector<std::uint16_t>;
+
+}  // namespace
+
+TEST(ReadersPtx, HandCheckedOperandsAndUnits) {
+  // Register ids are dense in order of first appearance; worked out by hand:
+  // %rd2=0 %r1=1 %p1=2 %p2=3 %f1=4 %f2=5 %f3=6 %fd1=7 %fd2=8 %fd3=9.
+  const std::string text =
+      "warp 0 :  PC=0x00 (k.ptx:1) ld.param.u64 %rd2, [k_param_0];\n"
+      "warp 0 :  PC=0x08 (k.ptx:2) mov.u32 %r1, %tid.x;\n"
+      "warp 0 :  PC=0x10 (k.ptx:3) setp.lt.s32%p1|%p2, %r1, 4;\n"
+      "warp 0 :  PC=0x18 (k.ptx:4) @!%p1 bra BB0_2;\n"
+      "warp 0 :  PC=0x20 (k.ptx:5) ld.global.v2.f32 {%f1, %f2}, [%rd2+8];\n"
+      "warp 0 :  PC=0x28 (k.ptx:6) st.shared.f32 [%rd2], %f1;\n"
+      "warp 0 :  PC=0x30 (k.ptx:7) fma.rn.f32 %f3, %f1, %f2, 0f3F800000;\n"
+      "warp 0 :  PC=0x38 (k.ptx:8) div.rn.f64 %fd1, %fd2, %fd3;\n"
+      "warp 0 :  PC=0x40 (k.ptx:9) bar.sync 0;\n"
+      "warp 1 :  PC=0x00 (k.ptx:10) add.s32 %r1, %r1, 1;\n"
+      "warp 0 :  PC=0x48 (k.ptx:11) ret;\n"
+      "kernel_execution_time : 123";  // no trailing newline, as in the data set
+  const HardwareConfig c = orin();
+  const TraceFile t = read_trace_text("k.trace", text, TraceFormat::automatic, c);
+  EXPECT_EQ(t.format, TraceFormat::ptx);
+  ASSERT_TRUE(t.observed_cycles.has_value());
+  EXPECT_EQ(*t.observed_cycles, 123u);
+  EXPECT_EQ(t.register_count, 10u);
+  ASSERT_EQ(t.blocks.size(), 1u);
+  ASSERT_EQ(t.blocks[0].warps.size(), 2u);
+  const auto& w0 = t.blocks[0].warps[0].code;
+  ASSERT_EQ(w0.size(), 10u);
+  struct Want {
+    const char* unit;  // nullptr: barrier/exit
+    OpKind kind;
+    Regs dst, src;
+  };
+  const std::vector<Want> want = {
+      {"mem", OpKind::load, {0}, {}},
+      {"alu", OpKind::compute, {1}, {}},            // %tid.x is no dependency
+      {"alu", OpKind::compute, {2, 3}, {1}},        // two predicate results
+      {"branch", OpKind::branch, {}, {2}},          // the guard is a source
+      {"mem", OpKind::load, {4, 5}, {0}},           // vector result, address register
+      {"mem", OpKind::store, {}, {0, 4}},           // a store writes no register
+      {"fp_mad", OpKind::compute, {6}, {4, 5}},     // immediates are no registers
+      {"dp_div", OpKind::compute, {7}, {8, 9}},     // f64 division on the SFU numbers
+      {nullptr, OpKind::barrier, {}, {}},
+      {nullptr, OpKind::exit, {}, {}},
+  };
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(w0[i].kind, want[i].kind);
+    if (want[i].unit != nullptr) {
+      EXPECT_EQ(w0[i].unit, unit(c, want[i].unit));
+    }
+    EXPECT_EQ(dsts(w0[i]), want[i].dst);
+    EXPECT_EQ(srcs(w0[i]), want[i].src);
+  }
+  EXPECT_EQ(t.blocks[0].warps[0].lines[7], 8u);
+  // Warp 1 ends without ret: an exit is appended.
+  const auto& w1 = t.blocks[0].warps[1];
+  EXPECT_EQ(w1.warp_id, 1u);
+  ASSERT_EQ(w1.code.size(), 2u);
+  EXPECT_EQ(w1.code[0].unit, unit(c, "int_add"));
+  EXPECT_EQ(dsts(w1.code[0]), Regs{1});
+  EXPECT_EQ(srcs(w1.code[0]), Regs{1});
+  EXPECT_EQ(w1.code[1].kind, OpKind::exit);
+}
+
+TEST(ReadersPtx, PredicatedRetBeforeTheEndIsABranch) {
+  const std::string text =
+      "warp 0 : PC=0x0 (k.ptx:1) @%p1 ret;\n"
+      "warp 0 : PC=0x8 (k.ptx:2) add.f32 %f1, %f1, %f2;\n"
+      "warp 0 : PC=0x10 (k.ptx:3) ret;\n";
+  const HardwareConfig c = orin();
+  const TraceFile t = read_trace_text("k.trace", text, TraceFormat::ptx, c);
+  const auto& w = t.blocks[0].warps[0].code;
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0].kind, OpKind::branch);
+  EXPECT_EQ(w[0].unit, unit(c, "branch"));
+  EXPECT_EQ(w[1].unit, unit(c, "fp_add"));
+  EXPECT_EQ(w[2].kind, OpKind::exit);
+}
+
+TEST(ReadersAccelSim, HandCheckedInstructions) {
+  // Registers in order of first appearance: R1=0, R2=1, R3=2 (the upper half
+  // of the IMAD.WIDE result), UR4=3, P0=4; RZ and PT drop out.
+  const std::string text =
+      "-kernel name = k\n"
+      "-enable lineinfo = 1\n"
+      "#traces format = [line_num] PC mask dest_num [reg_dests] opcode ...\n"
+      "#BEGIN_TB\n"
+      "thread block = 1,0,0\n"
+      "warp = 3\n"
+      "insts = 6\n"
+      "7 0000 ffffffff 1 R1 MOV 1 R255 0 0\n"
+      "7 0010 ffffffff 1 R2 IMAD.WIDE 3 R1 UR4 RZ 0 0\n"
+      "8 0020 0000ffff 1 P0 ISETP.GE.AND 2 R2 PT 0\n"
+      "8 0030 0000ffff 1 R1 LDG.E 1 R2 4 2 0x7f00 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 0\n"
+      "9 0040 ffff0000 0 EXIT 0 0 0\n"
+      "9 0050 0000ffff 0 STG.E 2 R2 R1 4 1 0x7f00 4 0\n"
+      "#END_TB\n";
+  const HardwareConfig c = orin();
+  const TraceFile t = read_trace_text("k.traceg", text, TraceFormat::automatic, c);
+  EXPECT_EQ(t.format, TraceFormat::accelsim);
+  EXPECT_EQ(t.kernel, "k");
+  EXPECT_EQ(t.register_count, 5u);
+  ASSERT_EQ(t.blocks.size(), 1u);
+  EXPECT_EQ(t.blocks[0].label, "block 1,0,0");
+  ASSERT_EQ(t.blocks[0].warps.size(), 1u);
+  const WarpTrace& w = t.blocks[0].warps[0];
+  EXPECT_EQ(w.warp_id, 3u);
+  ASSERT_EQ(w.code.size(), 7u);  // 6 lines + the appended exit
+  EXPECT_EQ(w.code[0].unit, unit(c, "alu"));
+  EXPECT_EQ(dsts(w.code[0]), Regs{0});
+  EXPECT_EQ(srcs(w.code[0]), Regs{});
+  EXPECT_EQ(w.code[1].unit, unit(c, "int_mad"));
+  EXPECT_EQ(dsts(w.code[1]), (Regs{1, 2}));
+  EXPECT_EQ(srcs(w.code[1]), (Regs{0, 3}));
+  EXPECT_EQ(w.code[2].unit, unit(c, "int_add"));
+  EXPECT_EQ(dsts(w.code[2]), Regs{4});
+  EXPECT_EQ(srcs(w.code[2]), Regs{1});
+  EXPECT_EQ(w.code[3].unit, unit(c, "mem"));
+  EXPECT_EQ(w.code[3].kind, OpKind::load);
+  EXPECT_EQ(w.code[4].kind, OpKind::branch);  // half the warp goes on
+  EXPECT_EQ(w.code[5].kind, OpKind::store);
+  EXPECT_EQ(srcs(w.code[5]), (Regs{1, 0}));
+  EXPECT_EQ(w.code[6].kind, OpKind::exit);
+  EXPECT_EQ(w.lines[1], 9u);
+}
+
+TEST(ReadersNative, ExampleTrace) {
+  const HardwareConfig c = orin();
+  const TraceFile t =
+      read_trace(kSource + "/examples/traces/two-warps.trace", TraceFormat::automatic, c);
+  EXPECT_EQ(t.format, TraceFormat::native);
+  EXPECT_EQ(t.kernel, "saxpy_tile");
+  ASSERT_EQ(t.blocks.size(), 1u);
+  EXPECT_EQ(t.blocks[0].label, "block 0,0,0");
+  ASSERT_EQ(t.blocks[0].warps.size(), 2u);
+  const auto& w0 = t.blocks[0].warps[0].code;
+  ASSERT_EQ(w0.size(), 7u);
+  // r1=0 r0=1 r2=2 r3=3 r9=4 r4=5
+  EXPECT_EQ(w0[0].kind, OpKind::load);
+  EXPECT_EQ(dsts(w0[0]), Regs{0});
+  EXPECT_EQ(srcs(w0[0]), Regs{1});
+  EXPECT_EQ(w0[2].unit, unit(c, "fp_mad"));
+  EXPECT_EQ(srcs(w0[2]), (Regs{0, 2, 4}));
+  EXPECT_EQ(w0[3].kind, OpKind::store);
+  EXPECT_EQ(dsts(w0[3]), Regs{});
+  EXPECT_EQ(w0[4].kind, OpKind::barrier);
+  EXPECT_EQ(srcs(w0[5]), Regs{3});
+  EXPECT_EQ(w0[6].kind, OpKind::exit);
+  const auto& w1 = t.blocks[0].warps[1].code;
+  ASSERT_EQ(w1.size(), 6u);  // exit appended
+  EXPECT_EQ(w1[1].unit, unit(c, "fp_mad"));
+  EXPECT_EQ(w1[3].kind, OpKind::barrier);
+  EXPECT_EQ(w1[4].unit, unit(c, "alu"));
+}
+
+TEST(ReadersHardware, NativeExampleEqualsThePreset) {
+  const HardwareConfig file = load_hardware_file(kSource + "/examples/hardware/orin-sm.toml", {});
+  const HardwareConfig preset = hardware_preset("orin-sm", 200);
+  EXPECT_EQ(file.memory_latency, 200u);
+  ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
+  for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
+    SCOPED_TRACE(preset.hw.units[i].name.data());
+    EXPECT_STREQ(file.hw.units[i].name.data(), preset.hw.units[i].name.data());
+    EXPECT_EQ(file.hw.units[i].initiation, preset.hw.units[i].initiation);
+    EXPECT_EQ(file.hw.units[i].latency, preset.hw.units[i].latency);
+    // Resource ids may differ; which units share one must not.
+    for (std::size_t j = 0; j < file.hw.unit_count; ++j) {
+      EXPECT_EQ(unit_resource(file.hw, i) == unit_resource(file.hw, j),
+                unit_resource(preset.hw, i) == unit_resource(preset.hw, j));
+    }
+  }
+  EXPECT_EQ(load_hardware_file(kSource + "/examples/hardware/orin-sm.toml", 7).hw.units[17].latency,
+            7u);
+}
+
+TEST(ReadersHardware, PresetHasTheAluUnitOnTheIntPipe) {
+  const HardwareConfig c = orin();
+  EXPECT_EQ(c.hw.unit_count, 20u);
+  const int alu = find_unit(c.hw, "alu");
+  ASSERT_GE(alu, 0);
+  EXPECT_EQ(c.hw.units[static_cast<std::size_t>(alu)].initiation, 1u);
+  EXPECT_EQ(c.hw.units[static_cast<std::size_t>(alu)].latency, 1u);
+  EXPECT_EQ(unit_resource(c.hw, static_cast<std::size_t>(alu)),
+            unit_resource(c.hw, static_cast<std::size_t>(find_unit(c.hw, "int_add"))));
+  EXPECT_EQ(validate(c.hw), Status::ok);
+}
+
+TEST(ReadersHardware, RulesOverrideTheBuiltInClassification) {
+  const std::string hw =
+      "memory_latency = 10\n"
+      "[[unit]]\nname = \"fma\"\ninitiation = 1\nlatency = 5\n"
+      "[[unit]]\nname = \"lsu\"\ninitiation = 2\nlatency = \"memory\"\n"
+      "[[unit]]\nname = \"branch\"\ninitiation = 1\nlatency = 1\n"
+      "[opcodes]\n"
+      "FFMA = \"fma\"\n"
+      "\"FFMA.FTZ\" = \"lsu\"\n"
+      "LDG = { unit = \"lsu\", kind = \"load\" }\n"
+      "BAR = \"barrier\"\n";
+  const HardwareConfig c = parse_hardware_text("hw.toml", hw, {});
+  EXPECT_EQ(c.memory_latency, 10u);
+  EXPECT_EQ(c.hw.units[1].latency, 10u);
+  ASSERT_EQ(c.hw.unit_count, 4u);  // + alu
+  const std::string text =
+      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4\n"
+      "0000 ffffffff 1 R1 FFMA 2 R2 R3 0 0\n"
+      "0010 ffffffff 1 R1 FFMA.FTZ.RZ 2 R2 R3 0 0\n"  // longest rule wins
+      "0020 ffffffff 1 R4 LDG.E 1 R2 4 1 0x10 4 0\n"
+      "0030 ffffffff 0 BAR.SYNC 0 0 0\n"
+      "#END_TB\n";
+  const TraceFile t = read_trace_text("k.traceg", text, TraceFormat::accelsim, c);
+  const auto& w = t.blocks[0].warps[0].code;
+  EXPECT_EQ(w[0].unit, 0u);
+  EXPECT_EQ(w[1].unit, 1u);
+  EXPECT_EQ(w[2].unit, 1u);
+  EXPECT_EQ(w[2].kind, OpKind::load);
+  EXPECT_EQ(w[3].kind, OpKind::barrier);
+}
+
+TEST(ReadersFormat, ParseTraceFormat) {
+  EXPECT_EQ(parse_trace_format("auto"), TraceFormat::automatic);
+  EXPECT_EQ(parse_trace_format("ptx"), TraceFormat::ptx);
+  EXPECT_EQ(parse_trace_format("accelsim"), TraceFormat::accelsim);
+  EXPECT_EQ(parse_trace_format("native"), TraceFormat::native);
+  EXPECT_THROW(parse_trace_format("sass"), ToolError);
+  EXPECT_THROW(hardware_preset("h100", 1), ToolError);
+}
