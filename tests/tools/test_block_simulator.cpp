@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "block_schedule_oracle.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet/phase_profile.hpp"
@@ -162,6 +163,61 @@ TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
   // The paper's GUB is not a safe bound on this machine (see the test below);
   // on these blocks it is rarely exceeded. Reported, not asserted.
   RecordProperty("gub_violations", gub_violations);
+}
+
+// Tiny blocks, every work-conserving schedule (tests/support oracle, an
+// independent implementation of the machine): the exact worst case is at
+// least every simulated policy and at most the safe bound. The random policy
+// alone can miss adversarial schedules; the enumeration cannot.
+TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
+  std::mt19937_64 rng(31);
+  int gub_violations = 0;
+  int exact_at_safe = 0;
+  for (int n = 0; n < 600; ++n) {
+    const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 60));
+    BlockGeneratorOptions o;
+    o.warps = 2 + rng() % 2;
+    o.instructions = 2 + rng() % (o.warps == 2 ? 6 : 4);
+    o.barriers = rng() % 2;
+    o.registers = 8;
+    o.same_code = rng() % 2 == 0;
+    o.dependency = static_cast<double>(rng() % 10) / 10.0;
+    const auto block = generate_block(hw, o, rng);
+    const BlockBound b = bound(hw, block);
+    gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
+    const std::uint64_t worst = oracle.worst_case();
+    ASSERT_FALSE(oracle.truncated()) << n;
+    ASSERT_LE(b.lower_bound, worst) << n;
+    ASSERT_LE(worst, b.safe_upper_bound) << n;
+    if (worst > b.general_upper_bound) ++gub_violations;
+    if (worst == b.safe_upper_bound) ++exact_at_safe;
+    for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
+                                   SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
+      BlockSimulationOptions so;
+      so.policy = policy;
+      so.seed = rng();
+      so.record_trace = false;
+      ASSERT_LE(simulate_block(hw, block, kRegisters, so).cycles, worst) << n;
+    }
+  }
+  RecordProperty("gub_violations", gub_violations);
+  RecordProperty("exact_at_safe", exact_at_safe);
+}
+
+// The oracle's machine is the simulator's: with one warp there is one schedule.
+TEST(BlockSimulator, OracleAgreesWithSimulatorOnOneWarp) {
+  std::mt19937_64 rng(32);
+  for (int n = 0; n < 300; ++n) {
+    const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
+    BlockGeneratorOptions o;
+    o.warps = 1;
+    o.instructions = 1 + rng() % 40;
+    o.barriers = rng() % 3;
+    o.registers = kRegisters;
+    const auto block = generate_block(hw, o, rng);
+    gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
+    ASSERT_EQ(oracle.worst_case(), simulate_block(hw, block, kRegisters, {}).cycles) << n;
+  }
 }
 
 // Two identical warps, U0 (initiation 3, latency 1), U1 (2, 1): a on U1, b on

@@ -1,0 +1,232 @@
+// Tightness of the multi-phase block bounds against simulated executions: the
+// table of docs/multiphase.md ("Tightness"), in the manner of Table 3 of
+// Jeanmougin et al. (ECRTS 2025). A plain program, not a benchmark loop:
+//   build/<dir>/bench/bench_block_tightness [blocks per latency, default 200]
+// Blocks: Rodinia-like (tools/lib block_generator), rtx3070 preset, same code
+// in every warp, 2..32 warps, 64 instructions, 0..2 barriers.
+// Overestimation = (bound - simulated) / simulated, per block, then mean/max.
+// "worst" is the longest of GTO, LRR and random; "adversary" the longest of
+// those and of priority schedules that starve one warp (tests/support oracle),
+// a longer execution that a safe bound must also cover.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "../tests/support/block_schedule_oracle.hpp"
+#include "gpuwcet/block_bound.hpp"
+#include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet/phase_profile.hpp"
+#include "gpuwcet_tools/block_generator.hpp"
+#include "gpuwcet_tools/block_simulator.hpp"
+
+namespace {
+
+using namespace gpuwcet;
+using namespace gpuwcet::tools;
+
+constexpr std::size_t kRegisters = 32;
+
+BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<Instruction>>& block) {
+  std::vector<SectionSummary> all;
+  std::size_t sections = 0;
+  std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
+  for (const auto& w : block) {
+    std::vector<SectionSummary> s(w.size() + 1);
+    ProfileResult r;
+    if (profile_warp(hw, w, kRegisters, arena, {}, s, r) != Status::ok) std::abort();
+    sections = r.section_count;
+    all.insert(all.end(), s.begin(), s.begin() + static_cast<std::ptrdiff_t>(sections));
+  }
+  BlockBound b;
+  if (block_bound(all, block.size(), sections, b) != Status::ok) std::abort();
+  return b;
+}
+
+// Starves `victim`: when it can issue, another warp issues instead, one whose
+// instruction holds the victim's resource longest if any; when it cannot,
+// the cheapest instruction issues (variant 0) or a random one (variant 1).
+std::uint64_t starve(gpuwcet::testing::BlockScheduleOracle& oracle, const HardwareDescription& hw,
+                     std::size_t victim, int variant, std::mt19937_64& rng) {
+  auto res = [&](const Instruction* i) { return unit_resource(hw, i->unit); };
+  auto init = [&](const Instruction* i) { return hw.units[i->unit].initiation; };
+  return oracle.run([&](const std::vector<std::size_t>& ready,
+                        const std::vector<const Instruction*>& next) {
+    std::size_t vi = ready.size();
+    for (std::size_t k = 0; k < ready.size(); ++k) {
+      if (ready[k] == victim) vi = k;
+    }
+    if (ready.size() == 1) return ready[0];
+    std::size_t best = ready.size();
+    long best_score = -1;
+    for (std::size_t k = 0; k < ready.size(); ++k) {
+      if (k == vi) continue;
+      long score;
+      if (vi < ready.size()) {
+        score = res(next[k]) == res(next[vi]) ? 1000 + init(next[k]) : init(next[k]);
+      } else if (variant == 0) {
+        score = 1000 - static_cast<long>(init(next[k]));
+      } else {
+        score = static_cast<long>(rng() % 1000);
+      }
+      if (score > best_score) {
+        best_score = score;
+        best = k;
+      }
+    }
+    return ready[best];
+  });
+}
+
+struct Stat {
+  double sum = 0;
+  double max = 0;
+  int n = 0;
+  int below = 0;  // bound < simulated (unsafe)
+  void add(std::uint64_t b, std::uint64_t sim) {
+    const double o = (static_cast<double>(b) - static_cast<double>(sim)) / static_cast<double>(sim);
+    sum += o;
+    max = std::max(max, o);
+    ++n;
+    if (b < sim) ++below;
+  }
+  double mean() const { return n ? sum / n : 0; }
+};
+
+constexpr int kColumns = 5;  // gto, lrr, random, worst, adversary
+const char* const kColumnNames[kColumns] = {"GTO", "LRR", "random", "worst of 3", "adversary"};
+
+// One table row: a bound's overestimation against each column's execution.
+struct Row {
+  Stat gub[kColumns], safe[kColumns];
+};
+
+void print_rows(const char* label, const Row& r) {
+  for (int c = 0; c < kColumns; ++c) {
+    std::printf("| %s | %s | %.2f%% | %.2f%% | %d | %.2f%% | %.2f%% | %d | %.2f |\n", label,
+                kColumnNames[c], 100 * r.gub[c].mean(), 100 * r.gub[c].max, r.gub[c].below,
+                100 * r.safe[c].mean(), 100 * r.safe[c].max, r.safe[c].below,
+                r.gub[c].mean() > 0 ? r.safe[c].mean() / r.gub[c].mean() : 0.0);
+  }
+}
+
+const char* const kHeader =
+    "| mem latency | executions | GUB mean | GUB max | GUB < exec | safe mean | safe max |"
+    " safe < exec | safe/GUB mean |\n|---|---|---|---|---|---|---|---|---|\n";
+
+// Rodinia-like blocks: GTO, LRR, random, worst of the three, adversary.
+void rodinia_table(int blocks) {
+  const std::uint32_t latencies[] = {5, 50, 100, 200, 400};
+  const std::size_t warp_choices[] = {2, 4, 8, 16, 32};
+  std::printf("Rodinia-like blocks (rtx3070, 64 instructions, 2..32 warps), %d per latency\n\n%s",
+              blocks, kHeader);
+  for (const std::uint32_t lat : latencies) {
+    HardwareDescription hw;
+    if (make_hardware_preset("rtx3070", lat, hw) != Status::ok) std::abort();
+    std::mt19937_64 rng(1000 + lat);
+    std::mt19937_64 adversary_rng(2000 + lat);
+    Row row;
+    for (int n = 0; n < blocks; ++n) {
+      BlockGeneratorOptions o;
+      o.warps = warp_choices[static_cast<std::size_t>(n) % 5];
+      o.instructions = 64;
+      o.barriers = rng() % 3;
+      o.registers = kRegisters;
+      o.dependency = 0.5;
+      const auto block = generate_block(hw, o, rng);
+      const BlockBound b = bound(hw, block);
+      std::uint64_t sim[kColumns] = {};
+      const SchedulerPolicy policies[3] = {SchedulerPolicy::greedy_then_oldest,
+                                           SchedulerPolicy::loose_round_robin,
+                                           SchedulerPolicy::random};
+      for (int p = 0; p < 3; ++p) {
+        BlockSimulationOptions so;
+        so.policy = policies[p];
+        so.seed = rng();
+        so.record_trace = false;
+        sim[p] = simulate_block(hw, block, kRegisters, so).cycles;
+      }
+      sim[3] = std::max({sim[0], sim[1], sim[2]});
+      sim[4] = sim[3];
+      gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
+      const std::size_t nw = block.size();
+      for (std::size_t victim : {std::size_t{0}, nw / 2, nw - 1}) {
+        std::vector<std::size_t> order;
+        for (std::size_t k = 0; k < nw; ++k) {
+          if (k != victim) order.push_back(k);
+        }
+        order.push_back(victim);
+        sim[4] = std::max(sim[4], oracle.run_priority(order));
+        std::reverse(order.begin(), order.end() - 1);
+        sim[4] = std::max(sim[4], oracle.run_priority(order));
+        sim[4] = std::max(sim[4], starve(oracle, hw, victim, 0, adversary_rng));
+        sim[4] = std::max(sim[4], starve(oracle, hw, victim, 1, adversary_rng));
+      }
+      for (int c = 0; c < kColumns; ++c) {
+        row.gub[c].add(b.general_upper_bound, sim[c]);
+        row.safe[c].add(b.safe_upper_bound, sim[c]);
+      }
+    }
+    char label[16];
+    std::snprintf(label, sizeof label, "%u", lat);
+    print_rows(label, row);
+  }
+}
+
+// Tiny blocks (2-3 warps, 2-7 instructions): the exact worst case over every
+// work-conserving schedule, in the "adversary" column.
+void tiny_table(int blocks) {
+  std::printf("\nTiny blocks (rtx3070, 2-3 warps, 2-7 instructions), %d per latency;"
+              " adversary = exact worst case\n\n%s",
+              blocks, kHeader);
+  const std::uint32_t latencies[] = {5, 50, 200};
+  for (const std::uint32_t lat : latencies) {
+    HardwareDescription hw;
+    if (make_hardware_preset("rtx3070", lat, hw) != Status::ok) std::abort();
+    std::mt19937_64 rng(3000 + lat);
+    Row row;
+    for (int n = 0; n < blocks; ++n) {
+      BlockGeneratorOptions o;
+      o.warps = 2 + rng() % 2;
+      o.instructions = 2 + rng() % (o.warps == 2 ? 6 : 4);
+      o.barriers = rng() % 2;
+      o.registers = 8;
+      o.same_code = rng() % 2 == 0;
+      o.dependency = 0.5;
+      const auto block = generate_block(hw, o, rng);
+      const BlockBound b = bound(hw, block);
+      std::uint64_t sim[kColumns] = {};
+      const SchedulerPolicy policies[3] = {SchedulerPolicy::greedy_then_oldest,
+                                           SchedulerPolicy::loose_round_robin,
+                                           SchedulerPolicy::random};
+      for (int p = 0; p < 3; ++p) {
+        BlockSimulationOptions so;
+        so.policy = policies[p];
+        so.seed = rng();
+        so.record_trace = false;
+        sim[p] = simulate_block(hw, block, kRegisters, so).cycles;
+      }
+      sim[3] = std::max({sim[0], sim[1], sim[2]});
+      gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
+      sim[4] = oracle.worst_case();
+      if (oracle.truncated()) std::abort();
+      for (int c = 0; c < kColumns; ++c) {
+        row.gub[c].add(b.general_upper_bound, sim[c]);
+        row.safe[c].add(b.safe_upper_bound, sim[c]);
+      }
+    }
+    char label[16];
+    std::snprintf(label, sizeof label, "%u", lat);
+    print_rows(label, row);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int blocks = argc > 1 ? std::atoi(argv[1]) : 200;
+  rodinia_table(blocks);
+  tiny_table(blocks * 2);
+  return 0;
+}
