@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   gpuwcet::cli::add_makespan_command(app, exit_code);
   gpuwcet::cli::add_profile_commands(app, exit_code);
+  gpuwcet::cli::add_block_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,365 @@
+// gpuwcet phases / block-wcet / simulate: the multi-phase analysis of a
+// traced thread block (docs/multiphase.md) and the reference simulator.
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "gpuwcet_tools/block_analysis.hpp"
+#include "gpuwcet_tools/block_simulator.hpp"
+#include "gpuwcet_tools/makespan_problem.hpp"
+#include "gpuwcet_tools/svg_timeline.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+namespace gpuwcet::cli {
+namespace {
+
+using namespace gpuwcet::tools;
+
+// Memory latency when neither the option nor the hardware file gives one:
+// the middle of the 5..400 cycles the paper sweeps.
+constexpr std::uint32_t kDefaultMemoryLatency = 200;
+
+struct BlockOptions {
+  std::string trace;
+  std::string format = "auto";
+  std::string hw_file;
+  std::string hw_preset;
+  std::string mem_latency;
+  std::string block;
+  std::string warp;
+  std::string policy = "all";
+  std::uint64_t seed = 1;
+  std::uint64_t seeds = 16;
+  std::string svg;
+  bool json = false;
+};
+
+void add_common_options(CLI::App* cmd, BlockOptions& o) {
+  cmd->add_option("trace", o.trace, "trace file (native, Accel-Sim .traceg, GPGPU-Sim PTX trace)")
+      ->required();
+  cmd->add_option("--format", o.format, "trace format: auto, native, accelsim, ptx")
+      ->capture_default_str();
+  cmd->add_option("--hw", o.hw_file,
+                  "hardware file: native TOML or GPGPU-Sim config (default: gpgpusim.config next "
+                  "to the trace if there is one, else --hw-preset orin-sm)");
+  cmd->add_option("--hw-preset", o.hw_preset, "built-in hardware: rtx3070, orin-sm");
+  cmd->add_option("--mem-latency", o.mem_latency,
+                  "memory latency in cycles (default: the hardware file's, else 200)");
+  cmd->add_flag("--json", o.json, "print JSON on stdout");
+  cmd->add_option("--svg", o.svg, "draw the timeline into this SVG file");
+}
+
+struct Inputs {
+  HardwareConfig config;
+  TraceFile trace;
+};
+
+Inputs load_inputs(const BlockOptions& o) {
+  if (!o.hw_file.empty() && !o.hw_preset.empty()) throw ToolError("give --hw or --hw-preset, not both");
+  std::optional<std::uint32_t> mem;
+  if (!o.mem_latency.empty()) {
+    mem = static_cast<std::uint32_t>(parse_unsigned(o.mem_latency, "memory latency", 1u << 20));
+  }
+  Inputs in;
+  std::string hw_file = o.hw_file;
+  if (hw_file.empty() && o.hw_preset.empty()) {
+    const std::filesystem::path next_to = std::filesystem::path(o.trace).parent_path() / "gpgpusim.config";
+    if (std::filesystem::exists(next_to)) hw_file = next_to.string();
+  }
+  if (!hw_file.empty()) {
+    in.config = load_hardware_file(hw_file, mem);
+  } else {
+    in.config = hardware_preset(o.hw_preset.empty() ? "orin-sm" : o.hw_preset,
+                                mem.value_or(kDefaultMemoryLatency));
+  }
+  in.trace = read_trace(o.trace, parse_trace_format(o.format), in.config);
+  return in;
+}
+
+nlohmann::json inputs_json(const Inputs& in) {
+  return {{"trace", in.trace.path},
+          {"kernel", in.trace.kernel},
+          {"hardware", in.config.source},
+          {"memory_latency", in.config.memory_latency},
+          {"blocks_in_trace", in.trace.blocks.size()}};
+}
+
+std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::string& warp) {
+  std::vector<std::uint32_t> idx;
+  if (warp.empty()) {
+    for (std::uint32_t i = 0; i < block.warps.size(); ++i) idx.push_back(i);
+    return idx;
+  }
+  const std::uint64_t id = parse_unsigned(warp, "warp id");
+  for (std::uint32_t i = 0; i < block.warps.size(); ++i) {
+    if (block.warps[i].warp_id == id) idx.push_back(i);
+  }
+  if (idx.empty()) throw ToolError(fmt::format("{} has no warp {}", block.label, id));
+  return idx;
+}
+
+const char* kind_name(PhaseKind k) { return k == PhaseKind::execution ? "execution" : "idle"; }
+
+int run_phases(const BlockOptions& o) {
+  const Inputs in = load_inputs(o);
+  const std::size_t b = o.block.empty() ? 0 : parse_block_choice(o.block, in.trace.blocks.size()).index;
+  if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", o.trace));
+  const BlockTrace& block = in.trace.blocks[b];
+  Timeline timeline;
+  timeline.title = fmt::format("{} {}: phases of each warp alone", o.trace, block.label);
+  nlohmann::json j = inputs_json(in);
+  j["block"] = block.label;
+  j["warps"] = nlohmann::json::array();
+  for (std::uint32_t i : chosen_warps(block, o.warp)) {
+    const WarpAnalysis a = analyse_warp(in.config.hw, block.warps[i], in.trace.register_count);
+    timeline.rows.push_back({fmt::format("warp {}", a.warp_id), a.phases, {}});
+    if (o.json) {
+      nlohmann::json w = {{"warp", a.warp_id},
+                          {"cycles", a.result.total_cycles},
+                          {"instructions", a.result.instructions},
+                          {"phases", nlohmann::json::array()}};
+      for (const Phase& p : a.phases) {
+        w["phases"].push_back({{"kind", kind_name(p.kind)},
+                               {"start", p.start},
+                               {"end", p.start + p.length},
+                               {"section", p.section}});
+      }
+      j["warps"].push_back(w);
+      continue;
+    }
+    std::cout << fmt::format("warp {}: {} cycles alone, {} instructions, {} phases, {} section{}\n",
+                             a.warp_id, a.result.total_cycles, a.result.instructions,
+                             a.phases.size(), a.sections.size(), a.sections.size() == 1 ? "" : "s");
+    for (const Phase& p : a.phases) {
+      std::cout << fmt::format("  {:<9} [{}, {})  {} cycles  section {}\n", kind_name(p.kind), p.start,
+                               p.start + p.length, p.length, p.section);
+    }
+  }
+  if (o.json) std::cout << j.dump(2) << '\n';
+  if (!o.svg.empty()) write_text_file(o.svg, render_svg(timeline));
+  return 0;
+}
+
+int run_block_wcet(const BlockOptions& o) {
+  const Inputs in = load_inputs(o);
+  const BlockAnalysis a =
+      analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks.size()));
+  const BlockBound& bb = a.bound;
+  if (o.json) {
+    nlohmann::json j = inputs_json(in);
+    j["block"] = a.label;
+    j["block_index"] = a.block_index;
+    j["bound"] = bb.safe_upper_bound;
+    j["safe"] = true;
+    j["gub"] = bb.general_upper_bound;
+    j["gub_safe"] = false;
+    j["lower_bound"] = bb.lower_bound;
+    if (in.trace.observed_cycles) j["observed_cycles"] = *in.trace.observed_cycles;
+    j["sections"] = nlohmann::json::array();
+    for (std::size_t s = 0; s < a.section_bounds.size(); ++s) {
+      j["sections"].push_back({{"index", s},
+                               {"bound", a.section_bounds[s].safe_upper_bound},
+                               {"gub", a.section_bounds[s].general_upper_bound},
+                               {"lower_bound", a.section_bounds[s].lower_bound}});
+    }
+    j["warps"] = nlohmann::json::array();
+    for (const WarpAnalysis& w : a.warps) {
+      std::uint64_t exec = 0, idle = 0, issues = 0;
+      for (const SectionSummary& s : w.sections) {
+        exec += s.execution;
+        idle += s.idle;
+        issues += s.issues;
+      }
+      j["warps"].push_back({{"warp", w.warp_id},
+                            {"cycles_alone", w.result.total_cycles},
+                            {"execution", exec},
+                            {"idle", idle},
+                            {"issues", issues},
+                            {"instructions", w.result.instructions}});
+    }
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::cout << fmt::format("trace               {} ({} block{})\n", in.trace.path,
+                             in.trace.blocks.size(), in.trace.blocks.size() == 1 ? "" : "s");
+    std::cout << fmt::format("hardware            {}, memory latency {}\n", in.config.source,
+                             in.config.memory_latency);
+    std::cout << fmt::format("block               {} ({} warps, {} section{})\n", a.label,
+                             a.warps.size(), a.section_bounds.size(),
+                             a.section_bounds.size() == 1 ? "" : "s");
+    std::cout << fmt::format("block WCET bound    {} cycles  [safe for every work-conserving scheduler]\n",
+                             bb.safe_upper_bound);
+    std::cout << fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
+                             bb.general_upper_bound);
+    std::cout << fmt::format("lower bound         {} cycles  [longest warp alone]\n", bb.lower_bound);
+    if (in.trace.observed_cycles) {
+      std::cout << fmt::format("observed            {} cycles  [kernel_execution_time in the trace]\n",
+                               *in.trace.observed_cycles);
+    }
+    if (a.section_bounds.size() > 1) {
+      for (std::size_t s = 0; s < a.section_bounds.size(); ++s) {
+        std::cout << fmt::format("  section {:<4} bound {:>10}  GUB {:>10}  lower {:>10}\n", s,
+                                 a.section_bounds[s].safe_upper_bound,
+                                 a.section_bounds[s].general_upper_bound,
+                                 a.section_bounds[s].lower_bound);
+      }
+    }
+  }
+  if (!o.svg.empty()) {
+    Timeline t;
+    t.title = fmt::format("{} {}: each warp alone (Algorithm 1) and the block bounds", o.trace, a.label);
+    for (const WarpAnalysis& w : a.warps) t.rows.push_back({fmt::format("warp {}", w.warp_id), w.phases, {}});
+    t.markers.push_back({bb.safe_upper_bound, fmt::format("bound {}", bb.safe_upper_bound)});
+    t.markers.push_back({bb.general_upper_bound, fmt::format("GUB {}", bb.general_upper_bound)});
+    write_text_file(o.svg, render_svg(t));
+  }
+  return 0;
+}
+
+SchedulerPolicy parse_policy(const std::string& p) {
+  if (p == "gto") return SchedulerPolicy::greedy_then_oldest;
+  if (p == "lrr") return SchedulerPolicy::loose_round_robin;
+  if (p == "random") return SchedulerPolicy::random;
+  throw ToolError(fmt::format("unknown policy '{}' (expected gto, lrr, random or all)", p));
+}
+
+const char* policy_name(SchedulerPolicy p) {
+  switch (p) {
+    case SchedulerPolicy::greedy_then_oldest: return "gto";
+    case SchedulerPolicy::loose_round_robin: return "lrr";
+    case SchedulerPolicy::random: return "random";
+  }
+  return "?";
+}
+
+int run_simulate(const BlockOptions& o) {
+  const Inputs in = load_inputs(o);
+  const std::size_t b = o.block.empty() ? 0 : parse_block_choice(o.block, in.trace.blocks.size()).index;
+  if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", o.trace));
+  const BlockTrace& block = in.trace.blocks[b];
+  std::vector<std::vector<Instruction>> warps;
+  for (const WarpTrace& w : block.warps) warps.push_back(w.code);
+
+  struct Run {
+    SchedulerPolicy policy;
+    std::uint64_t seed;
+  };
+  std::vector<Run> runs;
+  if (o.policy == "all") {
+    runs.push_back({SchedulerPolicy::greedy_then_oldest, 0});
+    runs.push_back({SchedulerPolicy::loose_round_robin, 0});
+    for (std::uint64_t s = 0; s < o.seeds; ++s) runs.push_back({SchedulerPolicy::random, o.seed + s});
+  } else {
+    const SchedulerPolicy p = parse_policy(o.policy);
+    runs.push_back({p, p == SchedulerPolicy::random ? o.seed : 0});
+  }
+  nlohmann::json j = inputs_json(in);
+  j["block"] = block.label;
+  j["runs"] = nlohmann::json::array();
+  std::uint64_t worst = 0;
+  std::size_t worst_run = 0;
+  BlockSimulation worst_sim;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    BlockSimulationOptions so;
+    so.policy = runs[r].policy;
+    so.seed = runs[r].seed == 0 ? 1 : runs[r].seed;
+    so.record_trace = !o.svg.empty();
+    BlockSimulation sim;
+    try {
+      sim = simulate_block(in.config.hw, warps, in.trace.register_count, so);
+    } catch (const std::invalid_argument& e) {
+      throw ToolError(fmt::format("{}: {}: cannot simulate: {}", o.trace, block.label, e.what()));
+    }
+    nlohmann::json run = {{"policy", policy_name(runs[r].policy)}, {"cycles", sim.cycles}};
+    if (runs[r].policy == SchedulerPolicy::random) run["seed"] = so.seed;
+    j["runs"].push_back(run);
+    if (!o.json) {
+      std::cout << fmt::format("{:<10}{:>12} cycles\n",
+                               runs[r].policy == SchedulerPolicy::random
+                                   ? fmt::format("random {}", so.seed)
+                                   : std::string(policy_name(runs[r].policy)),
+                               sim.cycles);
+    }
+    if (r == 0 || sim.cycles > worst) {
+      worst = sim.cycles;
+      worst_run = r;
+      worst_sim = std::move(sim);
+    }
+  }
+  j["worst_cycles"] = worst;
+  if (o.json) {
+    std::cout << j.dump(2) << '\n';
+  } else if (runs.size() > 1) {
+    std::cout << fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, policy_name(runs[worst_run].policy));
+  }
+  if (!o.svg.empty()) {
+    Timeline t;
+    t.title = fmt::format("{} {}: simulated schedule ({}), {} cycles", o.trace, block.label,
+                          policy_name(runs[worst_run].policy), worst);
+    for (std::uint32_t w = 0; w < warps.size(); ++w) {
+      TimelineRow row{fmt::format("warp {}", block.warps[w].warp_id),
+                      simulated_phases(in.config.hw, warps[w], worst_sim, w), {}};
+      for (const IssueEvent& e : worst_sim.trace) {
+        if (e.warp == w) row.issues.push_back(e.cycle);
+      }
+      t.rows.push_back(std::move(row));
+    }
+    for (std::uint64_t rel : worst_sim.releases) t.markers.push_back({rel, "barrier"});
+    write_text_file(o.svg, render_svg(t));
+  }
+  return 0;
+}
+
+template <typename F>
+void register_command(CLI::App& app, const char* name, const char* help, int& exit_code, F run,
+                      bool block_option, bool warp_option, bool simulate_options) {
+  auto o = std::make_shared<BlockOptions>();
+  CLI::App* cmd = app.add_subcommand(name, help);
+  add_common_options(cmd, *o);
+  if (block_option) {
+    cmd->add_option("--block", o->block,
+                    simulate_options || warp_option
+                        ? "block index in the trace (default 0)"
+                        : "block index in the trace, or 'worst' (default: the block with the "
+                          "largest bound)");
+  }
+  if (warp_option) cmd->add_option("--warp", o->warp, "only this warp (its id in the trace)");
+  if (simulate_options) {
+    cmd->add_option("--policy", o->policy, "gto, lrr, random or all (gto, lrr and --seeds random runs)")
+        ->capture_default_str();
+    cmd->add_option("--seed", o->seed, "first seed of the random policy")->capture_default_str();
+    cmd->add_option("--seeds", o->seeds, "random runs with --policy all")->capture_default_str();
+  }
+  cmd->callback([o, &exit_code, run, name]() {
+    try {
+      exit_code = run(*o);
+    } catch (const ToolError& e) {
+      std::cerr << "gpuwcet " << name << ": error: " << e.what() << '\n';
+      exit_code = 2;
+    }
+  });
+}
+
+}  // namespace
+
+void add_block_commands(CLI::App& app, int& exit_code) {
+  register_command(app, "phases",
+                   "Execution and idle phases of each warp of a traced block, alone (Algorithm 1)",
+                   exit_code, run_phases, true, true, false);
+  register_command(app, "block-wcet",
+                   "Safe WCET bound of a traced thread block, with the paper's GUB and per-section bounds",
+                   exit_code, run_block_wcet, true, false, false);
+  register_command(app, "simulate",
+                   "Run a traced block on the reference simulator (GTO, LRR, random schedulers)",
+                   exit_code, run_simulate, true, false, true);
+}
+
+}  // namespace gpuwcet::cli
