@@ -41,10 +41,18 @@ typedef struct gpuwcet_functional_unit {
   uint16_t reserved;                 /* 0 */
 } gpuwcet_functional_unit;
 
+/* Pipeline timing around the units. All zero (issue_interval 0 reads as 1)
+ * is the paper's model: a warp may issue every cycle, a result is written
+ * initiation + latency after its issue. The presets carry GPGPU-Sim's values. */
 typedef struct gpuwcet_hardware_desc {
   uint32_t struct_size; /* sizeof(gpuwcet_hardware_desc) */
   uint32_t unit_count;  /* 1..GPUWCET_MAX_FUNCTIONAL_UNITS */
   gpuwcet_functional_unit units[GPUWCET_MAX_FUNCTIONAL_UNITS];
+  uint32_t issue_interval;     /* 0..2^20: cycles between two issues of one warp */
+  uint32_t branch_delay;       /* <= 2^20: further cycles before issuing after a branch */
+  uint32_t result_delay;       /* <= 2^20: cycles added to every result */
+  uint32_t latency_from_issue; /* 0: result at issue + initiation + latency;
+                                  1: at issue + max(latency, initiation) */
 } gpuwcet_hardware_desc;
 
 /* Fills *hw with a built-in preset: "rtx3070" (GPGPU-Sim's Ampere RTX 3070)

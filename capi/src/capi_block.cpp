@@ -64,6 +64,12 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
     out.units[i].latency = in->units[i].latency;
     out.units[i].resource = in->units[i].resource;
   }
+  if (in->latency_from_issue > 1) return Status::invalid_argument;
+  // A zeroed struct describes the paper's model: 0 reads as 1.
+  out.issue_interval = in->issue_interval == 0 ? 1u : in->issue_interval;
+  out.branch_delay = in->branch_delay;
+  out.result_delay = in->result_delay;
+  out.latency_from_issue = in->latency_from_issue != 0;
   return gpuwcet::validate(out);
 }
 
@@ -87,6 +93,10 @@ gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency
     out.units[i].latency = core.units[i].latency;
     out.units[i].resource = core.units[i].resource;
   }
+  out.issue_interval = core.issue_interval;
+  out.branch_delay = core.branch_delay;
+  out.result_delay = core.result_delay;
+  out.latency_from_issue = core.latency_from_issue ? 1u : 0u;
   *hw = out;
   return GPUWCET_OK;
 }

@@ -40,10 +40,7 @@ struct FunctionalUnit {
   std::uint16_t resource = kOwnResource;   // shared pipeline, < kMaxResources
 };
 
-struct HardwareDescription {
-  std::size_t unit_count = 0;
-  std::array<FunctionalUnit, kMaxFunctionalUnits> units{};
-};
+
 
 // What an instruction does besides occupying its unit.
 enum class OpKind : std::uint8_t {
@@ -54,6 +51,42 @@ enum class OpKind : std::uint8_t {
   branch = 4,
   exit = 5,     // ret / EXIT: the warp ends once its results are written; takes no issue slot
 };
+
+// Upper limit of the pipeline timing fields below (keeps cycle sums far from
+// 64-bit overflow).
+inline constexpr std::uint32_t kMaxPipelineCycles = 1u << 20;
+
+struct HardwareDescription {
+  std::size_t unit_count = 0;
+  std::array<FunctionalUnit, kMaxFunctionalUnits> units{};
+  // Timing of the pipeline around the units (docs/multiphase.md, "Machine
+  // model"). The defaults are the paper's model (Example 3): a warp may issue
+  // every cycle and a result is written initiation + latency after the issue.
+  // GPGPU-Sim's SM (hardware_presets.hpp) fetches and decodes a warp's
+  // instructions in pairs, flushes the fetched ones on a branch, counts a
+  // unit's latency from the issue and adds operand collection and write-back.
+  std::uint32_t issue_interval = 1;  // >= 1: cycles between two issues of one warp
+  std::uint32_t branch_delay = 0;    // further cycles before a warp issues after a branch
+  std::uint32_t result_delay = 0;    // cycles added to every result
+  bool latency_from_issue = false;   // result at issue + max(latency, initiation)
+};
+
+// The cycle at which an instruction of unit `u` issued at `issue` writes its
+// destinations: the one timing rule shared by the analysis and the simulator.
+constexpr std::uint64_t result_cycle(const HardwareDescription& hw, const FunctionalUnit& u,
+                                     std::uint64_t issue) noexcept {
+  const std::uint64_t span =
+      hw.latency_from_issue ? (u.latency > u.initiation ? u.latency : u.initiation)
+                            : std::uint64_t{u.initiation} + u.latency;
+  return issue + span + hw.result_delay;
+}
+
+// The first cycle at which the warp may issue again after issuing an
+// instruction of kind `kind` at `issue`.
+constexpr std::uint64_t next_issue_cycle(const HardwareDescription& hw, OpKind kind,
+                                         std::uint64_t issue) noexcept {
+  return issue + hw.issue_interval + (kind == OpKind::branch ? hw.branch_delay : 0);
+}
 
 // One dynamic instruction of one warp. Registers are dense ids assigned by
 // the reader (a predicate is a source register like any other).
@@ -84,9 +117,14 @@ inline int find_unit(const HardwareDescription& hw, const char* name) noexcept {
 }
 
 // ok, or invalid_argument for unit_count 0 or > kMaxFunctionalUnits, an
-// initiation of 0, or a resource >= kMaxResources.
+// initiation of 0, a resource >= kMaxResources, an issue interval of 0 or a
+// pipeline timing field above kMaxPipelineCycles.
 inline Status validate(const HardwareDescription& hw) noexcept {
   if (hw.unit_count == 0 || hw.unit_count > kMaxFunctionalUnits) return Status::invalid_argument;
+  if (hw.issue_interval == 0 || hw.issue_interval > kMaxPipelineCycles ||
+      hw.branch_delay > kMaxPipelineCycles || hw.result_delay > kMaxPipelineCycles) {
+    return Status::invalid_argument;
+  }
   for (std::size_t i = 0; i < hw.unit_count; ++i) {
     if (hw.units[i].initiation == 0) return Status::invalid_argument;
     if (unit_resource(hw, i) >= kMaxResources) return Status::invalid_argument;

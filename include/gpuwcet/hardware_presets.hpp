@@ -77,11 +77,29 @@ struct HardwarePreset {
   const char* name;
   const UnitPreset* units;
   std::size_t unit_count;
+  // Pipeline timing (HardwareDescription): GPGPU-Sim's SM model, calibrated
+  // against the single-warp traces of the gpgpusim-ptx-traces data set
+  // (docs/multiphase.md, "Single-warp accuracy").
+  std::uint32_t issue_interval;
+  std::uint32_t branch_delay;
+  std::uint32_t result_delay;
+  bool latency_from_issue;
 };
 
+// GPGPU-Sim's front end refills a warp's two-entry instruction buffer only
+// when it is empty, so one warp issues at most every other cycle; a branch
+// flushes the buffer (one more cycle); operand collection and write-back add
+// two cycles to every result. Readers of GPGPU-Sim configurations use the
+// same numbers.
+inline constexpr std::uint32_t kGpgpuSimIssueInterval = 2;
+inline constexpr std::uint32_t kGpgpuSimBranchDelay = 1;
+inline constexpr std::uint32_t kGpgpuSimResultDelay = 2;
+
 inline constexpr std::array<HardwarePreset, 2> kHardwarePresets{{
-    {"rtx3070", kAmpereUnits.data(), kAmpereUnits.size()},
-    {"orin-sm", kAmpereUnits.data(), kAmpereUnits.size()},
+    {"rtx3070", kAmpereUnits.data(), kAmpereUnits.size(), kGpgpuSimIssueInterval,
+     kGpgpuSimBranchDelay, kGpgpuSimResultDelay, true},
+    {"orin-sm", kAmpereUnits.data(), kAmpereUnits.size(), kGpgpuSimIssueInterval,
+     kGpgpuSimBranchDelay, kGpgpuSimResultDelay, true},
 }};
 
 // Fills `out` from the preset called `name` ("rtx3070", "orin-sm") with the

@@ -84,11 +84,11 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
   // Per-unit constants in local arrays: the loop below reads them once per
   // instruction.
   std::array<std::uint32_t, kMaxFunctionalUnits> init{};
-  std::array<std::uint32_t, kMaxFunctionalUnits> lat{};
+  std::array<std::uint64_t, kMaxFunctionalUnits> span{};  // issue to result written
   std::array<std::uint8_t, kMaxFunctionalUnits> res{};
   for (std::size_t u = 0; u < hw.unit_count; ++u) {
     init[u] = hw.units[u].initiation;
-    lat[u] = hw.units[u].latency;
+    span[u] = result_cycle(hw, hw.units[u], 0);
     res[u] = static_cast<std::uint8_t>(unit_resource(hw, u));
   }
   std::array<std::uint64_t, kMaxResources> resource_free{};
@@ -158,12 +158,12 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
       exec_start = t;
     }
     const std::uint64_t held_until = t + init[u];
-    const std::uint64_t written = held_until + lat[u];
+    const std::uint64_t written = t + span[u];
     if (held_until > busy_end) busy_end = held_until;
     if (written > drain) drain = written;
     resource_free[r] = held_until;
     for (std::size_t k = 0; k < ins.dst_count; ++k) ready[ins.dst[k]] = written;
-    next_issue = t + 1;
+    next_issue = next_issue_cycle(hw, ins.kind, t);
     ++current.issues;
     current.held[r] += init[u] - 1;
     current.resource_mask |= std::uint32_t{1} << r;

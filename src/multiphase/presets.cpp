@@ -19,6 +19,10 @@ Status make_hardware_preset(const char* name, std::uint32_t memory_latency,
       f.latency = u.latency == kMemoryLatency ? memory_latency : u.latency;
       f.resource = u.resource;
     }
+    hw.issue_interval = preset.issue_interval;
+    hw.branch_delay = preset.branch_delay;
+    hw.result_delay = preset.result_delay;
+    hw.latency_from_issue = preset.latency_from_issue;
     out = hw;
     return Status::ok;
   }

@@ -11,7 +11,9 @@
 // i of a warp issues at the first cycle t after its predecessor's issue at
 // which its sources and destinations are written (RAW, WAW) and its unit's
 // resource is free; it holds the resource during [t, t + initiation) and
-// writes its destinations at t + initiation + latency. A barrier waits until
+// writes its destinations at t + initiation + latency (or, with
+// latency_from_issue, t + max(latency, initiation)) plus result_delay; a warp
+// issues again issue_interval cycles later (plus branch_delay after a branch). A barrier waits until
 // every warp reached it and drained; exit ends a warp once drained.
 #pragma once
 
@@ -170,11 +172,15 @@ class BlockScheduleOracle {
     const Instruction& i = warps_[k][w.pc];
     const FunctionalUnit& u = hw_.units.at(i.unit);
     const std::uint64_t held = s.t + u.initiation;
-    const std::uint64_t done = held + u.latency;
+    // Written out here rather than through result_cycle(), so that the oracle
+    // stays independent of the library's timing code.
+    const std::uint64_t span = hw_.latency_from_issue ? std::max<std::uint64_t>(u.latency, u.initiation)
+                                                      : std::uint64_t{u.initiation} + u.latency;
+    const std::uint64_t done = s.t + span + hw_.result_delay;
     s.free_at[resource(i)] = held;
     for (std::size_t j = 0; j < i.dst_count; ++j) w.written.at(i.dst[j]) = done;
     w.drain = std::max(w.drain, done);
-    w.earliest = s.t + 1;
+    w.earliest = s.t + hw_.issue_interval + (i.kind == OpKind::branch ? hw_.branch_delay : 0);
     ++w.pc;
     ++s.t;
   }

@@ -158,12 +158,12 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     const Instruction& ins = warps[pick][s.pc];
     const FunctionalUnit& fu = hw.units[ins.unit];
     const std::uint64_t held_until = t + fu.initiation;
-    const std::uint64_t written = held_until + fu.latency;
+    const std::uint64_t written = result_cycle(hw, fu, t);
     resource_free[unit_resource(hw, ins.unit)] = held_until;
     std::uint64_t* reg = ready.data() + pick * register_count;
     for (std::size_t k = 0; k < ins.dst_count; ++k) reg[ins.dst[k]] = written;
     s.drain = std::max(s.drain, written);
-    s.next_issue = t + 1;
+    s.next_issue = next_issue_cycle(hw, ins.kind, t);
     if (options.record_trace) {
       sim.trace.push_back({static_cast<std::uint32_t>(pick), static_cast<std::uint32_t>(s.pc), t});
     }
@@ -215,7 +215,7 @@ std::vector<Phase> simulated_phases(const HardwareDescription& hw,
       exec_start = t;
     }
     busy_end = std::max(busy_end, t + fu.initiation);
-    drain = std::max(drain, t + fu.initiation + fu.latency);
+    drain = std::max(drain, result_cycle(hw, fu, t));
   }
   add(PhaseKind::execution, exec_start, busy_end, section);
   add(PhaseKind::idle, busy_end, drain, section);

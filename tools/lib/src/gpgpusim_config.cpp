@@ -157,6 +157,12 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
                                                            : static_cast<std::uint32_t>(latency[i]);
     u.resource = kAmpereUnits[i].resource;
   }
+  // The pipeline around the units is GPGPU-Sim's own, as in the presets
+  // (hardware_presets.hpp).
+  c.hw.issue_interval = kGpgpuSimIssueInterval;
+  c.hw.branch_delay = kGpgpuSimBranchDelay;
+  c.hw.result_delay = kGpgpuSimResultDelay;
+  c.hw.latency_from_issue = true;
   add_alu_unit(c.hw, name);
   return c;
 }
