@@ -29,4 +29,5 @@ if [ -x scripts/test-ports.sh ] || [ -f scripts/test-ports.sh ]; then
   echo "== ports under emulation"
   bash scripts/test-ports.sh
 fi
+if command -v clang++ >/dev/null; then echo "== fuzz targets"; bash scripts/test-fuzz.sh; fi
 echo "== all targets passed"

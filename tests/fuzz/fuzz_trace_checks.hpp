@@ -1,0 +1,57 @@
+// Shared body of the trace-reader fuzz targets: read the bytes as a trace of
+// one format; a ToolError is the expected answer to malformed input, any
+// other exception or a crash is a bug. What the reader accepts must satisfy
+// the block model's invariants and go through Algorithm 1 without error.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+#include "gpuwcet/phase_profile.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+namespace gpuwcet::fuzz {
+
+inline void check(bool ok) {
+  if (!ok) std::abort();
+}
+
+inline void check_trace(const tools::TraceFile& t, const HardwareDescription& hw) {
+  std::vector<std::byte> arena(profile_arena_bytes(t.register_count) + 1);
+  std::vector<SectionSummary> sections(64);
+  for (const tools::BlockTrace& b : t.blocks) {
+    check(!b.warps.empty());
+    for (const tools::WarpTrace& w : b.warps) {
+      check(!w.code.empty() && w.code.size() == w.lines.size());
+      check(w.code.back().kind == OpKind::exit);
+      for (std::size_t i = 0; i < w.code.size(); ++i) {
+        const Instruction& ins = w.code[i];
+        check(i + 1 == w.code.size() || ins.kind != OpKind::exit);
+        check(ins.unit < hw.unit_count);
+        check(ins.dst_count <= kMaxDestinations && ins.src_count <= kMaxSources);
+        for (std::size_t k = 0; k < ins.dst_count; ++k) check(ins.dst[k] < t.register_count);
+        for (std::size_t k = 0; k < ins.src_count; ++k) check(ins.src[k] < t.register_count);
+      }
+      ProfileResult r;
+      const Status s = profile_warp(hw, w.code, t.register_count, arena, {}, sections, r);
+      check(s == Status::ok || s == Status::buffer_too_small || s == Status::overflow);
+    }
+  }
+}
+
+inline int fuzz_trace(const std::uint8_t* data, std::size_t size, tools::TraceFormat format) {
+  static const tools::HardwareConfig hw = tools::hardware_preset("orin-sm", 200);
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const tools::TraceFile t = tools::read_trace_text("fuzz", text, format, hw);
+    check_trace(t, hw.hw);
+  } catch (const tools::ToolError&) {
+  }
+  return 0;
+}
+
+}  // namespace gpuwcet::fuzz
