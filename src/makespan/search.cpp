@@ -249,7 +249,10 @@ std::uint64_t run_policy(const Tables& t, bool most_advanced, Count* s, Count* t
       search_detail::last_choice(t, s, take);
     }
     if ((cycles + 1) * t.length <= schedule.size()) {
-      for (std::size_t k = 0; k < t.length; ++k) schedule[cycles * t.length + k] = take[k];
+      for (std::size_t k = 0; k < t.length; ++k) {
+        // Below schedule.size() (checked above), so it fits in size_t.
+        schedule[static_cast<std::size_t>(cycles * t.length + k)] = take[k];
+      }
     }
     search_detail::apply(t, s, take, next);
     std::memcpy(s, next, 2 * t.length);
@@ -368,7 +371,10 @@ Status search_worst_makespan(const MakespanInstance& instance, const SearchOptio
       more = search_detail::next_choice(t, state.data(), pick.data());
     }
     if (!found) return Status::solver_failed;  // would contradict the proof above
-    for (std::size_t k = 0; k < t.length; ++k) schedule[cycle * t.length + k] = pick[k];
+    for (std::size_t k = 0; k < t.length; ++k) {
+      // cycle < worst and worst * t.length <= schedule.size(): fits in size_t.
+      schedule[static_cast<std::size_t>(cycle * t.length + k)] = pick[k];
+    }
     state = child;
     --remaining;
   }

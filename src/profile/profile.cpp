@@ -72,7 +72,7 @@ Status validate_kernel(gsl::span<const std::uint8_t> r) noexcept {
   const std::uint64_t size = string_at + ceil_div(len, 4) * 4;
   if (size != r.size()) return Status::malformed_data;
   for (std::uint64_t i = string_at + len; i < size; ++i) {
-    if (r[i] != 0) return Status::malformed_data;
+    if (r[static_cast<std::size_t>(i)] != 0) return Status::malformed_data;  // i < r.size()
   }
   SmDescription sm;
   sm.warp_size = warp_size;
@@ -192,7 +192,9 @@ Status open_profile(gsl::span<const std::uint8_t> blob, Profile& out) noexcept {
     const std::uint64_t at = le32(b, dir);
     const std::uint64_t size = le32(b, dir + 4);
     if (at != expected || size > end - at) return Status::malformed_data;
-    const Status st = validate_kernel(b.subspan(at, size));
+    // at + size <= end < b.size(): both fit in size_t on 32-bit targets too.
+    const Status st = validate_kernel(
+        b.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(size)));
     if (st != Status::ok) return st;
     expected = at + size;
   }
