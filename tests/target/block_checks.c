@@ -1,0 +1,82 @@
+/* Multi-phase analysis (Jeanmougin et al., ECRTS 2025) on the target:
+ * Algorithm 1 over one warp in a static arena, then block bounds from the
+ * section summaries alone, as done at admission time. */
+#include <string.h>
+
+#include "gpuwcet.h"
+#include "target_check.h"
+
+static unsigned char g_profile_arena[1024];
+
+static gpuwcet_instruction op(uint16_t unit, uint16_t dst, int src) {
+  gpuwcet_instruction i;
+  memset(&i, 0, sizeof i);
+  i.unit = unit;
+  i.kind = GPUWCET_OP_COMPUTE;
+  i.dst_count = 1;
+  i.dst[0] = dst;
+  if (src >= 0) {
+    i.src_count = 1;
+    i.src[0] = (uint16_t)src;
+  }
+  return i;
+}
+
+void target_block_checks(void) {
+  /* Example 3 of the paper (its Fig. 2): FU0 (II 2, latency 6), FU1 (3, 4),
+   * FU2 (2, 4); i0 on FU0, i1 and i2 on FU1, i3 on FU2 reads i0's result. */
+  gpuwcet_hardware_desc hw;
+  gpuwcet_instruction code[5];
+  gpuwcet_phase phases[8];
+  gpuwcet_section_summary sections[3];
+  gpuwcet_profile_info info;
+  gpuwcet_block_bound b;
+  size_t bytes = 0;
+  memset(&hw, 0, sizeof hw);
+  hw.struct_size = sizeof hw;
+  hw.unit_count = 3;
+  strcpy(hw.units[0].name, "FU0");
+  hw.units[0].initiation = 2;
+  hw.units[0].latency = 6;
+  strcpy(hw.units[1].name, "FU1");
+  hw.units[1].initiation = 3;
+  hw.units[1].latency = 4;
+  strcpy(hw.units[2].name, "FU2");
+  hw.units[2].initiation = 2;
+  hw.units[2].latency = 4;
+  hw.units[0].resource = hw.units[1].resource = hw.units[2].resource = GPUWCET_OWN_RESOURCE;
+  code[0] = op(0, 0, -1);
+  code[1] = op(1, 1, -1);
+  code[2] = op(1, 2, -1);
+  code[3] = op(2, 3, 0);
+  memset(&code[4], 0, sizeof code[4]);
+  code[4].kind = GPUWCET_OP_EXIT;
+
+  CHECK(gpuwcet_profile_arena_bytes(16, &bytes) == GPUWCET_OK);
+  CHECK(bytes <= sizeof g_profile_arena);
+  CHECK(gpuwcet_profile_info_init(&info) == GPUWCET_OK);
+  if (bytes <= sizeof g_profile_arena) {
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_OK);
+    /* The paper's phases: execution [0,7), idle [7,8), execution [8,10),
+     * idle [10,14). */
+    CHECK(info.total_cycles == 14 && info.phase_count == 4 && info.section_count == 1);
+    CHECK(phases[1].start == 7 && phases[1].length == 1 && phases[1].kind == GPUWCET_PHASE_IDLE);
+    CHECK(sections[0].execution == 9 && sections[0].idle == 5 && sections[0].issues == 4);
+  }
+
+  /* One warp: every bound is its length. Three copies: the paper's GUB adds
+   * the others' execution, 14 + 2 * 9; the safe bound adds per other warp its
+   * 4 issues and 1 + 4 + 1 held cycles of the units this warp uses: 34. */
+  CHECK(gpuwcet_block_bound_init(&b) == GPUWCET_OK);
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 1, 1, &b) == GPUWCET_OK);
+  CHECK(b.safe_upper_bound == 14 && b.lower_bound == 14);
+  sections[1] = sections[0];
+  sections[2] = sections[0];
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 3, 1, &b) == GPUWCET_OK);
+  CHECK(b.general_upper_bound == 32 && b.safe_upper_bound == 34 && b.lower_bound == 14);
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 0, 1, &b) == GPUWCET_ZERO_WARPS);
+  CHECK(gpuwcet_block_bound_from_summaries(NULL, 3, 1, &b) == GPUWCET_INVALID_ARGUMENT);
+  sections[0].length = UINT64_MAX - 1;
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 3, 1, &b) == GPUWCET_OVERFLOW);
+}

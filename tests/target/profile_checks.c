@@ -1,0 +1,73 @@
+/* A compiled profile linked in as a const array: open it in place and bound
+ * launches, as an admission controller on the target does. */
+#include <string.h>
+
+#include "gpuwcet.h"
+#include "target_check.h"
+
+/* The profile of examples/kernels/admission.toml (tests/capi). */
+#include "profile_blob.inc"
+
+void target_profile_checks(void) {
+  gpuwcet_profile p;
+  gpuwcet_profile_kernel k;
+  gpuwcet_kernel_info info;
+  gpuwcet_gpu_desc gpu;
+  gpuwcet_launch launch;
+  gpuwcet_kernel_wcet_result r;
+  unsigned char copy[1024];
+  CHECK(gpuwcet_profile_open(test_profile, test_profile_size, &p) == GPUWCET_OK);
+  CHECK(p.kernel_count == 3);
+  CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(strcmp(info.name, "stencil") == 0 && info.warp_count == 2);
+  /* One section, warps [900 exec, 300 idle] and [880, 320]: B_1 = 1780 + 320. */
+  CHECK(info.block_bound_alone == 2100 && info.block_exec_cycles == 1780);
+
+  /* The reader takes any alignment: an odd address opens too. One flipped
+   * bit fails the CRC, one byte short is a truncated profile. */
+  CHECK(sizeof copy >= test_profile_size + 1);
+  if (sizeof copy >= test_profile_size + 1) {
+    memcpy(copy + 1, test_profile, test_profile_size);
+    CHECK(gpuwcet_profile_open(copy + 1, test_profile_size, &p) == GPUWCET_OK);
+    copy[1 + 200] ^= 0x10;
+    CHECK(gpuwcet_profile_open(copy + 1, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+    CHECK(gpuwcet_profile_open(test_profile, test_profile_size - 1, &p) == GPUWCET_MALFORMED_DATA);
+  }
+
+  CHECK(gpuwcet_profile_open(test_profile, test_profile_size, &p) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_gpu_desc_init(&gpu) == GPUWCET_OK);
+  gpu.sm_count = 2;
+  gpu.max_blocks_per_sm = 16;
+  gpu.max_threads_per_sm = 2048;
+  gpu.max_warps_per_sm = 64;
+  gpu.registers_per_sm = 65536;
+  gpu.shared_memory_per_sm = 48 * 1024;
+  gpu.dispatch_delay = 100;
+  gpu.clock_khz = 1000000;
+  CHECK(gpuwcet_launch_init(&launch) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_wcet_result_init(&r) == GPUWCET_OK);
+  /* k = 16 blocks per SM, P = 32 (docs/kernel-wcet.md). G = 8 <= P:
+   * d + B_1 + (G - 1) E = 100 + 2100 + 7 * 1780 = 14660 cycles. */
+  launch.grid_blocks = 8;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.blocks_per_sm == 16 && r.resident_blocks == 32 && r.cycles == 14660);
+  CHECK(r.nanoseconds == 14660);
+  /* G = 40 > P (Thm. 1): ceil((39 * 2200 + 15 * 40 * 1780) / 32) + 2200 +
+   * 15 * 1780 = 36057 + 28900 = 64957 cycles; at 500 MHz twice as many ns. */
+  launch.grid_blocks = 40;
+  gpu.clock_khz = 500000;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.cycles == 64957 && r.nanoseconds == 2 * 64957);
+  /* Bad launches are statuses. */
+  launch.grid_blocks = 0;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);
+  launch.grid_blocks = 4;
+  gpu.max_threads_per_sm = 32; /* a block has 64 threads */
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_LAUNCH_DOES_NOT_FIT);
+  gpu.max_threads_per_sm = 2048;
+  gpu.dispatch_delay = UINT64_MAX;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OVERFLOW);
+}
