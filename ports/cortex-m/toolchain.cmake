@@ -18,8 +18,10 @@ set(GPUWCET_BARE_METAL ON CACHE BOOL "Target has no operating system" FORCE)
 # enables the FPU before main). Every function and object in its own section,
 # so that the firmware keeps only what it calls.
 set(_cpu "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16")
-set(CMAKE_C_FLAGS_INIT "${_cpu} -ffunction-sections -fdata-sections")
-set(CMAKE_CXX_FLAGS_INIT "${_cpu} -ffunction-sections -fdata-sections -fno-exceptions -fno-rtti -fno-threadsafe-statics")
+# Frame sizes and call graphs per object (.su, .ci) for the stack report.
+set(_report "-fstack-usage -fcallgraph-info=su")
+set(CMAKE_C_FLAGS_INIT "${_cpu} -ffunction-sections -fdata-sections ${_report}")
+set(CMAKE_CXX_FLAGS_INIT "${_cpu} -ffunction-sections -fdata-sections ${_report} -fno-exceptions -fno-rtti -fno-threadsafe-statics")
 set(CMAKE_ASM_FLAGS_INIT "${_cpu}")
 # newlib-nano with semihosting; our own start-up code instead of crt0.
 set(CMAKE_EXE_LINKER_FLAGS_INIT
