@@ -49,6 +49,16 @@ inline int fuzz_trace(const std::uint8_t* data, std::size_t size, tools::TraceFo
   try {
     const tools::TraceFile t = tools::read_trace_text("fuzz", text, format, hw);
     check_trace(t, hw.hw);
+    // What was read must survive the native format (docs/trace-formats.md).
+    const tools::TraceFile back = tools::read_trace_text(
+        "native", tools::write_native_trace(t, hw.hw), tools::TraceFormat::native, hw);
+    check(back.blocks.size() == t.blocks.size() && back.register_count == t.register_count);
+    for (std::size_t b = 0; b < t.blocks.size(); ++b) {
+      check(back.blocks[b].warps.size() == t.blocks[b].warps.size());
+      for (std::size_t w = 0; w < t.blocks[b].warps.size(); ++w) {
+        check(back.blocks[b].warps[w].code.size() == t.blocks[b].warps[w].code.size());
+      }
+    }
   } catch (const tools::ToolError&) {
   }
   return 0;

@@ -35,7 +35,7 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
   TraceFile out;
   out.path = name;
   out.format = TraceFormat::native;
-  OpcodeResolver resolver(config, &classify_native);
+  OpcodeResolver resolver(config, &classify_native, true);
   RegisterMap registers;
   std::set<std::uint64_t> warp_ids;
   bool have_kernel = false;

@@ -105,6 +105,9 @@ std::pair<std::uint16_t, OpKind> OpcodeResolver::resolve(std::string_view opcode
       best = r.opcode.size();
     }
   }
+  if (!cls && unit_names_ && key.size() < kUnitNameSize && find_unit(config_.hw, key.c_str()) >= 0) {
+    cls = opcode_class_from_name(opcode);
+  }
   if (!cls) cls = builtin_(opcode);
   if (!cls) {
     fail_at(file, line,

@@ -84,6 +84,15 @@ TraceFile read_trace(const std::string& path, TraceFormat format, const Hardware
 TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
                           const HardwareConfig& config);
 
+// The trace in the native format (docs/trace-formats.md): opcodes are unit
+// names of `hw` ("load"/"store"/"branch" for those kinds on the "mem" and
+// "branch" units, "barrier", "exit"), registers r<id>. Reading the text back
+// with a description holding the same units gives the same instructions up
+// to a renaming of registers. Throws ToolError for an instruction the format
+// cannot express (a load or store off "mem", a branch off "branch", a unit
+// index outside `hw`).
+std::string write_native_trace(const TraceFile& trace, const HardwareDescription& hw);
+
 // "native", "accelsim", "ptx", "auto"; throws ToolError otherwise.
 TraceFormat parse_trace_format(const std::string& name);
 

@@ -71,7 +71,10 @@ struct OperandSet {
 class OpcodeResolver {
  public:
   using Builtin = std::optional<OpcodeClass> (*)(std::string_view opcode);
-  OpcodeResolver(const HardwareConfig& config, Builtin builtin) : config_(config), builtin_(builtin) {}
+  // `unit_names`: an opcode equal to a unit name of the description (after
+  // the rules, before `builtin`) issues to that unit (native traces).
+  OpcodeResolver(const HardwareConfig& config, Builtin builtin, bool unit_names = false)
+      : config_(config), builtin_(builtin), unit_names_(unit_names) {}
   // Throws "file:line: unknown opcode 'X'" or "... maps to unit 'u', which
   // the hardware description lacks".
   std::pair<std::uint16_t, OpKind> resolve(std::string_view opcode, const std::string& file,
@@ -80,6 +83,7 @@ class OpcodeResolver {
  private:
   const HardwareConfig& config_;
   Builtin builtin_;
+  bool unit_names_;
   std::unordered_map<std::string, std::pair<std::uint16_t, OpKind>> cache_;
 };
 
