@@ -262,3 +262,25 @@ TEST(ReadersFormat, ParseTraceFormat) {
   EXPECT_THROW(parse_trace_format("sass"), ToolError);
   EXPECT_THROW(hardware_preset("h100", 1), ToolError);
 }
+
+TEST(ReadersClassification, BarriersThatDoNotWait) {
+  const HardwareConfig c = orin();
+  const TraceFile p = read_trace_text(
+      "k.trace",
+      "warp 0: PC=0x0 (k.ptx:1) bar.arrive 1, 64;\n"
+      "warp 0: PC=0x8 (k.ptx:2) bar.warp.sync -1;\n"
+      "warp 0: PC=0x10 (k.ptx:3) barrier.sync 0;\n",
+      TraceFormat::automatic, c);  // "warp 0:" without a blank is still PTX
+  const auto& w = p.blocks[0].warps[0].code;
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_EQ(w[0].unit, unit(c, "alu"));
+  EXPECT_EQ(w[1].unit, unit(c, "alu"));
+  EXPECT_EQ(w[2].kind, OpKind::barrier);
+  const TraceFile a = read_trace_text(
+      "k.traceg",
+      "#BEGIN_TB\nwarp = 0\ninsts = 2\n0000 ffffffff 0 BAR.ARV 0 0 0\n"
+      "0010 ffffffff 0 BAR.SYNC.DEFER_BLOCKING 0 0 0\n#END_TB\n",
+      TraceFormat::automatic, c);
+  EXPECT_EQ(a.blocks[0].warps[0].code[0].kind, OpKind::compute);
+  EXPECT_EQ(a.blocks[0].warps[0].code[1].kind, OpKind::barrier);
+}

@@ -120,6 +120,8 @@ std::optional<OpcodeClass> classify_sass(std::string_view opcode) {
   if (opcode.empty()) return std::nullopt;
   const std::string_view base = base_of(opcode);
   if (base.empty()) return std::nullopt;
+  // BAR.ARV arrives without waiting for the other warps.
+  if (base == "BAR" && has_component(opcode, "ARV")) return OpcodeClass{"alu", kC};
   if (auto c = find(kSassControl, base)) return c;
   if (auto c = find(kSass, base)) return c;
   // Uniform datapath: UIADD3, UMOV, ULDC, USHF, ... as their vector twins.
@@ -158,8 +160,11 @@ std::optional<OpcodeClass> classify_ptx(std::string_view opcode) {
   }
   if (base == "ret" || base == "exit") return OpcodeClass{"", OpKind::exit};
   if (base == "bar" || base == "barrier") {
-    // bar.arrive does not wait for the other warps.
-    if (has_component(opcode, "arrive")) return OpcodeClass{"alu", kC};
+    // bar.arrive does not wait for the other warps; bar.warp.sync only
+    // reconverges the threads of one warp.
+    if (has_component(opcode, "arrive") || has_component(opcode, "warp")) {
+      return OpcodeClass{"alu", kC};
+    }
     return OpcodeClass{"", OpKind::barrier};
   }
   for (std::string_view a : kPtxAlu) {

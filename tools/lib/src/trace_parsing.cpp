@@ -195,7 +195,10 @@ TraceFormat detect_format(std::string_view content) {
     if (line.front() == '-' || detail::starts_with(line, "#BEGIN_TB")) return TraceFormat::accelsim;
     if (line.front() == '#') continue;
     const auto words = detail::split_ws(line);
-    if (words.size() >= 3 && words[0] == "warp" && words[2] == ":") return TraceFormat::ptx;
+    if (words.size() >= 2 && detail::starts_with(words[0], "warp") &&
+        (line.find("PC=") != std::string_view::npos || (words.size() >= 3 && words[2] == ":"))) {
+      return TraceFormat::ptx;
+    }
     return TraceFormat::native;
   }
   return TraceFormat::native;
