@@ -112,3 +112,15 @@ TEST(ReadersErrors, HardwareFiles) {
       },
       "t.in:5: ", "unit 'tensor'");
 }
+
+TEST(ReadersErrors, EmptyAndMissingFiles) {
+  trace_error("", TraceFormat::automatic, "t.in:1: ", "no 'warp <n>' line");
+  trace_error("\n\n", TraceFormat::ptx, "t.in:2: ", "no instruction");
+  const HardwareConfig c = hardware_preset("orin-sm", 100);
+  expect_error([&] { (void)read_trace("/nonexistent/t.trace", TraceFormat::automatic, c); },
+               "/nonexistent/t.trace: ", "cannot open");
+  expect_error([&] { (void)read_trace(GPUWCET_SOURCE_DIR, TraceFormat::automatic, c); },
+               GPUWCET_SOURCE_DIR, "is a directory");
+  expect_error([&] { (void)load_hardware_file("/nonexistent/hw.toml", {}); }, "/nonexistent/hw.toml: ",
+               "cannot open");
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -13,7 +14,9 @@
 namespace gpuwcet::tools::detail {
 
 void fail_at(const std::string& name, std::size_t line, const std::string& message) {
-  throw ToolError(fmt::format("{}:{}: {}", name, line, message));
+  // An empty file has no line 0 to point at; its first line is where the
+  // missing content belongs.
+  throw ToolError(fmt::format("{}:{}: {}", name, std::max<std::size_t>(line, 1), message));
 }
 
 bool LineCursor::next(std::string_view& line) {
@@ -172,6 +175,10 @@ void finish_warp(WarpTrace& warp, const HardwareDescription& hw, const std::stri
 }
 
 std::string read_whole_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ToolError(fmt::format("{}: is a directory, not a file", path));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ToolError(fmt::format("{}: cannot open the file", path));
   std::ostringstream text;
