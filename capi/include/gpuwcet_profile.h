@@ -47,7 +47,7 @@ typedef struct gpuwcet_kernel_info {
   uint32_t warp_count;
   uint32_t section_count;           /* 0: timing from the makespan model */
   uint64_t block_bound_alone;       /* B_1, cycles */
-  uint64_t block_exec_cycles;       /* E, cycles */
+  uint64_t block_interference_cycles;       /* E, cycles */
 } gpuwcet_kernel_info;
 
 /* The GPU as the block dispatcher sees it. Zero limits mean "no limit", but

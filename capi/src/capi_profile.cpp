@@ -112,7 +112,7 @@ gpuwcet_status gpuwcet_profile_kernel_info(const gpuwcet_profile_kernel* kernel,
   info->warp_count = k.warp_count();
   info->section_count = k.section_count();
   info->block_bound_alone = t.alone_bound;
-  info->block_exec_cycles = t.exec_cycles;
+  info->block_interference_cycles = t.interference_cycles;
   return GPUWCET_OK;
 }
 

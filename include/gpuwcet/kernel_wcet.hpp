@@ -32,11 +32,13 @@ struct BlockTiming {
   std::uint32_t block_threads = 0;
   std::uint32_t registers_per_thread = 0;
   std::uint32_t shared_memory_per_block = 0;  // bytes
-  // B_1: bound on a block's execution alone on an SM (General Upper Bound).
+  // B_1: safe bound on a block's execution alone on an SM (the block bound
+  // of docs/multiphase.md).
   std::uint64_t alone_bound = 0;
-  // E: the cycles in which the block's warps execute (sum of all exec phases
-  // of all warps and sections): what one block can take from another.
-  std::uint64_t exec_cycles = 0;
+  // E: the cycles in which the block's warps can delay a warp of another
+  // block on the same SM (issue slots and initiation intervals they occupy,
+  // summed over all warps and sections).
+  std::uint64_t interference_cycles = 0;
 };
 
 struct KernelWcet {

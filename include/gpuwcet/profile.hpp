@@ -17,12 +17,15 @@
 
 namespace gpuwcet {
 
-inline constexpr std::uint16_t kProfileFormatVersion = 1;
+// Version 2: warp-section records are (length, demand), from which the
+// block bound is the proven one of docs/multiphase.md (version 1 held the
+// paper's exec/idle phases, whose General Upper Bound is not safe).
+inline constexpr std::uint16_t kProfileFormatVersion = 2;
 inline constexpr std::size_t kProfileHeaderSize = 32;
 inline constexpr std::size_t kProfileDirEntrySize = 8;
 inline constexpr std::size_t kProfileNameSize = 32;  // including at least one NUL
 inline constexpr std::size_t kProfileKernelFixedSize = 132;
-inline constexpr std::size_t kProfilePhaseSize = 16;  // u64 exec, u64 idle
+inline constexpr std::size_t kProfilePhaseSize = 16;  // u64 length, u64 demand
 inline constexpr std::size_t kProfileTrailerSize = 4;  // CRC-32
 inline constexpr std::uint32_t kProfileMaxKernels = 65535;
 inline constexpr std::uint32_t kProfileMaxWarps = 1024;
@@ -32,12 +35,15 @@ inline constexpr std::uint32_t kProfileMaxKernelString = 1u << 20;
 // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), as zlib computes it.
 [[nodiscard]] std::uint32_t crc32(gsl::span<const std::uint8_t> bytes) noexcept;
 
-// Multi-phase summary of one warp in one barrier section (Jeanmougin et al.):
-// cycles in which the warp executes and cycles it is idle waiting for its
-// own results, when it runs alone.
+// What the block bound needs of one warp in one barrier section
+// (docs/multiphase.md, "The safe bound"), from its multi-phase summary:
+// - length: section start to the warp's drain when it runs alone;
+// - demand: cycles in which it can delay another warp of the SM, i.e. its
+//   issues plus, per instruction, the initiation cycles after the issue
+//   (SectionSummary::issues + the sum of SectionSummary::held).
 struct PhaseSummary {
-  std::uint64_t exec = 0;
-  std::uint64_t idle = 0;
+  std::uint64_t length = 0;
+  std::uint64_t demand = 0;
 };
 
 // One kernel of an open profile: a view into the blob.
@@ -91,8 +97,10 @@ class Profile {
 [[nodiscard]] Profile reattach_profile(gsl::span<const std::uint8_t> validated_blob) noexcept;
 
 // The block timing of a kernel (docs/kernel-wcet.md): from the sections,
-// B_1 = sum over sections of (all warps' exec + the largest idle), the
-// General Upper Bound; without sections, the safe pessimistic makespan of
+// B_1 = sum over sections s of max over warps w of
+//   (length_w,s + sum over v != w of demand_v,s),
+// the safe block bound of docs/multiphase.md with every resource counted,
+// and E = the sum of all demands; without sections, the safe pessimistic makespan of
 // makespan_warps warps. Returns overflow.
 [[nodiscard]] Status block_timing(const ProfileKernel& kernel, BlockTiming& out) noexcept;
 

@@ -69,7 +69,7 @@ Status kernel_wcet(const GpuDescription& gpu, const BlockTiming& block, std::uin
   const std::uint64_t others = std::min<std::uint64_t>(k, grid_blocks) - 1;  // k_eff - 1
   std::uint64_t interference = 0;
   std::uint64_t d_b1 = 0;  // d + B_1
-  if (!checked_mul(others, block.exec_cycles, interference) ||
+  if (!checked_mul(others, block.interference_cycles, interference) ||
       !checked_add(block.alone_bound, interference, r.block_bound_shared) ||
       !checked_add(gpu.dispatch_delay, block.alone_bound, d_b1)) {
     return Status::overflow;
@@ -94,12 +94,12 @@ Status kernel_wcet(const GpuDescription& gpu, const BlockTiming& block, std::uin
     std::uint64_t kg = 0;
     if (!checked_mul(grid_blocks - 1, d_b1, a) ||
         !checked_mul(std::uint64_t{k} - 1, grid_blocks, kg) ||
-        !checked_mul(kg, block.exec_cycles, b) || !checked_add(a, b, work)) {
+        !checked_mul(kg, block.interference_cycles, b) || !checked_add(a, b, work)) {
       return Status::overflow;
     }
     std::uint64_t last_block = 0;
     std::uint64_t tail = 0;
-    if (!checked_mul(std::uint64_t{k} - 1, block.exec_cycles, tail) ||
+    if (!checked_mul(std::uint64_t{k} - 1, block.interference_cycles, tail) ||
         !checked_add(d_b1, tail, last_block) ||
         !checked_add(ceil_div(work, slots), last_block, r.cycles)) {
       return Status::overflow;

@@ -225,20 +225,24 @@ Status block_timing(const ProfileKernel& kernel, BlockTiming& out) noexcept {
   const std::uint32_t sections = kernel.section_count();
   const std::uint32_t warps = kernel.warp_count();
   if (sections != 0) {
-    // General Upper Bound per barrier section: warp w ends the section within
-    // exec_w + idle_w + sum of the other warps' exec, i.e. all exec + idle_w.
+    // Safe bound per barrier section (docs/multiphase.md): warp w ends the
+    // section within length_w + the demand of every other warp, i.e.
+    // all demand + (length_w - demand_w); computed as length_w + (all -
+    // demand_w), which cannot go below zero.
     for (std::uint32_t s = 0; s < sections; ++s) {
-      std::uint64_t exec = 0;
-      std::uint64_t idle = 0;
+      std::uint64_t demand = 0;
       for (std::uint32_t w = 0; w < warps; ++w) {
-        const PhaseSummary p = kernel.phase(s, w);
-        if (!checked_add(exec, p.exec, exec)) return Status::overflow;
-        idle = std::max(idle, p.idle);
+        if (!checked_add(demand, kernel.phase(s, w).demand, demand)) return Status::overflow;
       }
       std::uint64_t section = 0;
-      if (!checked_add(exec, idle, section) ||
-          !checked_add(t.alone_bound, section, t.alone_bound) ||
-          !checked_add(t.exec_cycles, exec, t.exec_cycles)) {
+      for (std::uint32_t w = 0; w < warps; ++w) {
+        const PhaseSummary p = kernel.phase(s, w);
+        std::uint64_t end = 0;
+        if (!checked_add(p.length, demand - p.demand, end)) return Status::overflow;
+        section = std::max(section, end);
+      }
+      if (!checked_add(t.alone_bound, section, t.alone_bound) ||
+          !checked_add(t.interference_cycles, demand, t.interference_cycles)) {
         return Status::overflow;
       }
     }
@@ -250,7 +254,7 @@ Status block_timing(const ProfileKernel& kernel, BlockTiming& out) noexcept {
     st = safe_pessimistic_makespan(shape, kernel.makespan_warps(), t.alone_bound);
     if (st != Status::ok) return st;
     // Each transformed instruction of each warp occupies one unit-cycle.
-    if (!checked_mul(shape.length, kernel.makespan_warps(), t.exec_cycles)) {
+    if (!checked_mul(shape.length, kernel.makespan_warps(), t.interference_cycles)) {
       return Status::overflow;
     }
   }

@@ -47,23 +47,27 @@ static void test_open_and_find(void) {
   gpuwcet_profile p = open_test_profile();
   gpuwcet_profile_kernel k;
   gpuwcet_kernel_info info;
-  CHECK(p.kernel_count == 3);
+  CHECK(p.kernel_count == 4);
   CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
   CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
   CHECK(strcmp(info.name, "stencil") == 0);
   CHECK(info.block_threads == 64 && info.warp_count == 2 && info.section_count == 1);
   CHECK(info.registers_per_thread == 40);
-  /* One section, warps [900, 300] and [880, 320]: B_1 = 1780 + 320. */
-  CHECK(info.block_bound_alone == 2100);
-  CHECK(info.block_exec_cycles == 1780);
+  /* One section, warps [length 1200, demand 700] and [1200, 680]:
+   * B_1 = max(1200 + 680, 1200 + 700) = 1900, E = 700 + 680 = 1380. */
+  CHECK(info.block_bound_alone == 1900);
+  CHECK(info.block_interference_cycles == 1380);
   CHECK(gpuwcet_profile_find(&p, "sten", &k) == GPUWCET_NOT_FOUND);
   CHECK(gpuwcet_profile_find(&p, "a_name_longer_than_thirty_one_characters", &k) ==
         GPUWCET_NOT_FOUND);
   CHECK(gpuwcet_profile_kernel_at(&p, 2, &k) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
   CHECK(strcmp(info.name, "llcll") == 0 && info.section_count == 0);
-  CHECK(gpuwcet_profile_kernel_at(&p, 3, &k) == GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_kernel_at(&p, 3, &k) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(strcmp(info.name, "saxpy") == 0 && info.section_count == 2);
+  CHECK(gpuwcet_profile_kernel_at(&p, 4, &k) == GPUWCET_NOT_FOUND);
   CHECK(gpuwcet_profile_find(NULL, "stencil", &k) == GPUWCET_INVALID_ARGUMENT);
   CHECK(gpuwcet_profile_find(&p, NULL, &k) == GPUWCET_INVALID_ARGUMENT);
   CHECK(gpuwcet_profile_find(&p, "stencil", NULL) == GPUWCET_INVALID_ARGUMENT);
@@ -100,21 +104,22 @@ static void test_kernel_wcet_by_hand(void) {
   launch.grid_blocks = 8;
   CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
   CHECK(r.blocks_per_sm == 16 && r.resident_blocks == 32 && r.rounds == 1);
-  /* G <= P: d + B_1 + (G - 1) E = 100 + 2100 + 7 * 1780 = 14660 cycles. */
-  CHECK(r.cycles == 14660);
-  CHECK(r.nanoseconds == 14660);
-  /* G = 40 > P (Thm. 1): W' = 39 * 2200 + 15 * 40 * 1780 = 1153800,
-   * ceil(W' / 32) = 36057, plus 2200 + 15 * 1780 = 28900: 64957. */
+  /* G <= P: d + B_1 + (G - 1) E = 100 + 1900 + 7 * 1380 = 11660 cycles. */
+  CHECK(r.cycles == 11660);
+  CHECK(r.nanoseconds == 11660);
+  /* G = 40 > P (Thm. 1): W' = 39 * 2000 + 15 * 40 * 1380 = 906000,
+   * ceil(W' / 32) = 28313, plus 2000 + 15 * 1380 = 22700: 51013. */
   launch.grid_blocks = 40;
   CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
   CHECK(r.rounds == 2);
-  CHECK(r.block_bound_alone == 2100 && r.block_bound_shared == 28800);
-  CHECK(r.rounds_estimate == 57800);
-  CHECK(r.cycles == 64957);
+  /* B_k = 1900 + 15 * 1380 = 22600; DS (d + B_k) = 2 * 22700. */
+  CHECK(r.block_bound_alone == 1900 && r.block_bound_shared == 22600);
+  CHECK(r.rounds_estimate == 45400);
+  CHECK(r.cycles == 51013);
   /* 500 MHz: 2 ns per cycle. */
   gpu.clock_khz = 500000;
   CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
-  CHECK(r.nanoseconds == 2 * 64957);
+  CHECK(r.nanoseconds == 2 * 51013);
 }
 
 static void test_more_blocks_never_less_time(void) {

@@ -17,13 +17,14 @@ void target_profile_checks(void) {
   gpuwcet_kernel_wcet_result r;
   unsigned char copy[1024];
   CHECK(gpuwcet_profile_open(test_profile, test_profile_size, &p) == GPUWCET_OK);
-  CHECK(p.kernel_count == 3);
+  CHECK(p.kernel_count == 4);
   CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
   CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
   CHECK(strcmp(info.name, "stencil") == 0 && info.warp_count == 2);
-  /* One section, warps [900 exec, 300 idle] and [880, 320]: B_1 = 1780 + 320. */
-  CHECK(info.block_bound_alone == 2100 && info.block_exec_cycles == 1780);
+  /* One section, warps [length 1200, demand 700] and [1200, 680]:
+   * B_1 = max(1200 + 680, 1200 + 700) = 1900, E = 1380. */
+  CHECK(info.block_bound_alone == 1900 && info.block_interference_cycles == 1380);
 
   /* The reader takes any alignment: an odd address opens too. One flipped
    * bit fails the CRC, one byte short is a truncated profile. */
@@ -50,17 +51,17 @@ void target_profile_checks(void) {
   CHECK(gpuwcet_launch_init(&launch) == GPUWCET_OK);
   CHECK(gpuwcet_kernel_wcet_result_init(&r) == GPUWCET_OK);
   /* k = 16 blocks per SM, P = 32 (docs/kernel-wcet.md). G = 8 <= P:
-   * d + B_1 + (G - 1) E = 100 + 2100 + 7 * 1780 = 14660 cycles. */
+   * d + B_1 + (G - 1) E = 100 + 1900 + 7 * 1380 = 11660 cycles. */
   launch.grid_blocks = 8;
   CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
-  CHECK(r.blocks_per_sm == 16 && r.resident_blocks == 32 && r.cycles == 14660);
-  CHECK(r.nanoseconds == 14660);
-  /* G = 40 > P (Thm. 1): ceil((39 * 2200 + 15 * 40 * 1780) / 32) + 2200 +
-   * 15 * 1780 = 36057 + 28900 = 64957 cycles; at 500 MHz twice as many ns. */
+  CHECK(r.blocks_per_sm == 16 && r.resident_blocks == 32 && r.cycles == 11660);
+  CHECK(r.nanoseconds == 11660);
+  /* G = 40 > P (Thm. 1): ceil((39 * 2000 + 15 * 40 * 1380) / 32) + 2000 +
+   * 15 * 1380 = 28313 + 22700 = 51013 cycles; at 500 MHz twice as many ns. */
   launch.grid_blocks = 40;
   gpu.clock_khz = 500000;
   CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
-  CHECK(r.cycles == 64957 && r.nanoseconds == 2 * 64957);
+  CHECK(r.cycles == 51013 && r.nanoseconds == 2 * 51013);
   /* Bad launches are statuses. */
   launch.grid_blocks = 0;
   CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "gpuwcet/profile.hpp"
+#include "gpuwcet_tools/block_analysis.hpp"
+#include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/profile_writer.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 
 namespace {
@@ -51,20 +54,22 @@ TEST(Profile, RoundTrip) {
   EXPECT_EQ(k.section_count(), 2u);
   EXPECT_EQ(k.registers_per_thread(), 32u);
   EXPECT_EQ(k.shared_memory_per_block(), 512u);
-  EXPECT_EQ(k.phase(1, 1).exec, 6u);
-  EXPECT_EQ(k.phase(0, 0).idle, 5u);
+  EXPECT_EQ(k.phase(1, 1).length, 6u);
+  EXPECT_EQ(k.phase(0, 0).demand, 5u);
   EXPECT_TRUE(k.kernel_string().empty());
   gpuwcet::BlockTiming t;
   ASSERT_EQ(gpuwcet::block_timing(k, t), Status::ok);
-  // Section 0: 20 + max(5, 3) = 25; section 1: 10 + max(1, 0) = 11.
-  EXPECT_EQ(t.alone_bound, 36u);
-  EXPECT_EQ(t.exec_cycles, 30u);
+  // (length, demand) pairs; per section max over w of length_w plus the
+  // other warps' demand. Section 0: max(10 + 3, 10 + 5) = 15; section 1:
+  // max(4 + 0, 6 + 1) = 7. E = all demand = 5 + 3 + 1 + 0 = 9.
+  EXPECT_EQ(t.alone_bound, 22u);
+  EXPECT_EQ(t.interference_cycles, 9u);
   ASSERT_EQ(p.find("llcll", k), Status::ok);
   EXPECT_EQ(k.kernel_string(), "LLCLL");
   EXPECT_EQ(k.makespan_warps(), 8u);
   EXPECT_EQ(k.makespan_sm().class_count, 2u);
   ASSERT_EQ(gpuwcet::block_timing(k, t), Status::ok);
-  EXPECT_EQ(t.exec_cycles, 8u * 9u);  // transformed LLLLCLLLL, 8 warps
+  EXPECT_EQ(t.interference_cycles, 8u * 9u);  // transformed LLLLCLLLL, 8 warps
   EXPECT_GT(t.alone_bound, 0u);
   EXPECT_EQ(p.find("missing", k), Status::not_found);
   EXPECT_EQ(p.find("reduce2", k), Status::not_found);
@@ -116,7 +121,7 @@ std::vector<std::uint8_t> patched(std::vector<std::uint8_t> blob, std::size_t at
 
 TEST(Profile, WrongVersionAndBadFieldsWithAValidCrc) {
   const auto blob = gpuwcet::tools::write_profile(two_kernels());
-  EXPECT_EQ(open(patched(blob, 4, 2)), Status::unsupported_version);
+  EXPECT_EQ(open(patched(blob, 4, 1)), Status::unsupported_version);  // version 1: the unsafe exec/idle records
   EXPECT_EQ(open(patched(blob, 4, 0)), Status::unsupported_version);
   EXPECT_EQ(open(patched(blob, 0, 'X')), Status::malformed_data);       // magic
   EXPECT_EQ(open(patched(blob, 16, 1)), Status::malformed_data);        // flags
@@ -151,6 +156,37 @@ TEST(Profile, EmitC) {
   EXPECT_NE(c.find("const unsigned char my_profile["), std::string::npos);
   EXPECT_NE(c.find("gpuwcet compile x"), std::string::npos);
   EXPECT_NE(c.find("my_profile_size = " + std::to_string(blob.size()) + "u;"), std::string::npos);
+}
+
+// A kernel compiled from a trace: the profile's B_1, from (length, demand)
+// pairs, is never below the resource-aware block bound of the same block,
+// which no simulated schedule exceeds.
+TEST(Profile, CompiledFromTraceBoundsTheSimulatedBlock) {
+  const auto kernels =
+      gpuwcet::tools::load_manifest(std::string(GPUWCET_SOURCE_DIR) + "/examples/kernels/admission.toml");
+  const auto blob = gpuwcet::tools::write_profile(kernels);
+  gpuwcet::Profile p;
+  ASSERT_EQ(gpuwcet::open_profile(span_of(blob), p), Status::ok);
+  gpuwcet::ProfileKernel k;
+  ASSERT_EQ(p.find("saxpy", k), Status::ok);
+  gpuwcet::BlockTiming t;
+  ASSERT_EQ(gpuwcet::block_timing(k, t), Status::ok);
+
+  const auto hw = gpuwcet::tools::hardware_preset("orin-sm", 200);
+  const auto trace = gpuwcet::tools::read_trace(
+      std::string(GPUWCET_SOURCE_DIR) + "/examples/traces/two-warps.trace",
+      gpuwcet::tools::TraceFormat::automatic, hw);
+  const auto a = gpuwcet::tools::analyse_block(hw.hw, trace, 0);
+  EXPECT_GE(t.alone_bound, a.bound.safe_upper_bound);
+  std::vector<std::vector<gpuwcet::Instruction>> warps;
+  for (const auto& w : trace.blocks[0].warps) warps.push_back(w.code);
+  for (auto policy : {gpuwcet::tools::SchedulerPolicy::greedy_then_oldest,
+                      gpuwcet::tools::SchedulerPolicy::loose_round_robin}) {
+    gpuwcet::tools::BlockSimulationOptions so;
+    so.policy = policy;
+    EXPECT_LE(gpuwcet::tools::simulate_block(hw.hw, warps, trace.register_count, so).cycles,
+              t.alone_bound);
+  }
 }
 
 }  // namespace

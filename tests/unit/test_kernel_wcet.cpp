@@ -31,7 +31,7 @@ BlockTiming small_block() {
   b.block_threads = 64;
   b.registers_per_thread = 32;
   b.alone_bound = 25;
-  b.exec_cycles = 20;
+  b.interference_cycles = 20;
   return b;
 }
 
@@ -76,7 +76,7 @@ TEST(KernelWcet, RejectsBadInput) {
   EXPECT_EQ(gpuwcet::kernel_wcet(g, small_block(), 1, w), Status::invalid_argument);
   g = small_gpu();
   BlockTiming b = small_block();
-  b.exec_cycles = ~std::uint64_t{0};
+  b.interference_cycles = ~std::uint64_t{0};
   EXPECT_EQ(gpuwcet::kernel_wcet(g, b, 100, w), Status::overflow);
   b = small_block();
   b.alone_bound = ~std::uint64_t{0} / 2;
@@ -149,7 +149,7 @@ TEST(KernelWcet, LongerBlocksNeverLessTime) {
     slow.alone_bound += 7;
     ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), slow, grid, b), Status::ok);
     EXPECT_GT(b.cycles, a.cycles);
-    slow.exec_cycles += 7;
+    slow.interference_cycles += 7;
     ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), slow, grid, a), Status::ok);
     EXPECT_GE(a.cycles, b.cycles);
   }

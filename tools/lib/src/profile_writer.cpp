@@ -1,7 +1,9 @@
 // Compiled timing profiles on the host: manifest, blob, C source, inspection.
 #include "gpuwcet_tools/profile_writer.hpp"
 
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <iterator>
 #include <sstream>
 
@@ -10,7 +12,9 @@
 
 #include "gpuwcet/checked_math.hpp"
 #include "gpuwcet/profile.hpp"
+#include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
 
 namespace gpuwcet::tools {
 
@@ -94,9 +98,9 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
     put32(r, used ? k.units[c].second : 0);
   }
   for (const auto& section : k.sections) {
-    for (const auto& [exec, idle] : section) {
-      put64(r, exec);
-      put64(r, idle);
+    for (const auto& [length, demand] : section) {
+      put64(r, length);
+      put64(r, demand);
     }
   }
   r.insert(r.end(), k.kernel_string.begin(), k.kernel_string.end());
@@ -105,6 +109,53 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
 }
 
 std::string status_text(Status st) { return status_message(st); }
+
+}  // namespace
+
+namespace {
+
+// A kernel whose sections come from the analysis of a traced block.
+struct TraceInput {
+  std::string trace;          // relative to the manifest
+  std::string preset;         // built-in hardware (default orin-sm)
+  std::string hardware_file;  // or a hardware file, relative to the manifest
+  std::uint32_t memory_latency = 0;  // 0: the hardware's own / 200 for a preset
+  std::string block;          // "worst" (default) or an index
+  std::string where;          // manifest position, for messages
+};
+
+// The (length, demand) pair the profile keeps of a warp's section summary.
+std::pair<std::uint64_t, std::uint64_t> length_and_demand(const SectionSummary& s) {
+  std::uint64_t demand = s.issues;
+  for (std::uint64_t h : s.held) {
+    if (!checked_add(demand, h, demand)) throw ToolError("a warp's demand exceeds 64 bits");
+  }
+  return {s.length, demand};
+}
+
+std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_trace(
+    const std::string& manifest, const TraceInput& in) {
+  const std::filesystem::path dir = std::filesystem::path(manifest).parent_path();
+  auto relative = [&](const std::string& p) { return (dir / p).lexically_normal().string(); };
+  if (!in.preset.empty() && !in.hardware_file.empty()) {
+    throw ToolError(fmt::format("{}: give 'hardware' or 'hardware_file', not both", in.where));
+  }
+  std::optional<std::uint32_t> latency;
+  if (in.memory_latency != 0) latency = in.memory_latency;
+  const HardwareConfig hw = in.hardware_file.empty()
+                                ? hardware_preset(in.preset.empty() ? "orin-sm" : in.preset,
+                                                  latency.value_or(200))
+                                : load_hardware_file(relative(in.hardware_file), latency);
+  const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw);
+  const BlockAnalysis a =
+      analyse_chosen_block(hw.hw, trace, parse_block_choice(in.block, trace.blocks.size()));
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> out(
+      a.warps.front().sections.size());
+  for (const WarpAnalysis& w : a.warps) {
+    for (std::size_t s = 0; s < out.size(); ++s) out[s].push_back(length_and_demand(w.sections[s]));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -136,6 +187,7 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
     const toml::table* t = kn.as_table();
     if (t == nullptr) throw ToolError(fmt::format("{}: 'kernel' must be [[kernel]] tables", where(path, kn)));
     KernelEntry k;
+    TraceInput from_trace;
     for (const auto& [key, n] : *t) {
       const std::string name(key.str());
       if (name == "name") {
@@ -168,27 +220,45 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
         if (ss == nullptr) throw ToolError(fmt::format("{}: 'sections' must be an array of sections", where(path, n)));
         for (const toml::node& sn : *ss) {
           const toml::array* warps = sn.as_array();
-          if (warps == nullptr) throw ToolError(fmt::format("{}: a section is an array of [exec, idle] pairs, one per warp", where(path, sn)));
+          if (warps == nullptr) throw ToolError(fmt::format("{}: a section is an array of [length, demand] pairs, one per warp", where(path, sn)));
           std::vector<std::pair<std::uint64_t, std::uint64_t>> section;
           for (const toml::node& wn : *warps) {
             const toml::array* pair = wn.as_array();
             if (pair == nullptr || pair->size() != 2) {
-              throw ToolError(fmt::format("{}: each warp is [exec, idle]", where(path, wn)));
+              throw ToolError(fmt::format("{}: each warp is [length, demand]", where(path, wn)));
             }
-            section.emplace_back(integer(path, *pair->get(0), "exec", 0x7FFFFFFFFFFFFFFFull),
-                                 integer(path, *pair->get(1), "idle", 0x7FFFFFFFFFFFFFFFull));
+            section.emplace_back(integer(path, *pair->get(0), "length", 0x7FFFFFFFFFFFFFFFull),
+                                 integer(path, *pair->get(1), "demand", 0x7FFFFFFFFFFFFFFFull));
           }
           k.sections.push_back(std::move(section));
         }
-      } else if (name == "trace" || name == "hw") {
-        // TODO(compiled-profiles): sections from a trace need the trace readers.
-        throw ToolError(fmt::format("{}: '{}' inputs are not supported by this build yet; "
-                                    "give 'sections' (e.g. from 'gpuwcet phases')", where(path, n), name));
+      } else if (name == "trace" || name == "hardware" || name == "hardware_file" ||
+                 name == "block") {
+        if (!n.is_string()) throw ToolError(fmt::format("{}: '{}' must be a string", where(path, n), name));
+        (name == "trace" ? from_trace.trace
+                         : name == "hardware" ? from_trace.preset
+                                              : name == "hardware_file" ? from_trace.hardware_file
+                                                                        : from_trace.block) =
+            *n.value<std::string>();
+        from_trace.where = where(path, n);
+      } else if (name == "memory_latency") {
+        from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, 1u << 20));
       } else {
         throw ToolError(fmt::format("{}: unknown key '{}'", where(path, n), name));
       }
     }
     if (k.name.empty()) throw ToolError(fmt::format("{}: a kernel needs a 'name'", where(path, kn)));
+    if (!from_trace.trace.empty()) {
+      if (!k.sections.empty()) {
+        throw ToolError(fmt::format("{}: kernel '{}' gives both 'sections' and 'trace'",
+                                    from_trace.where, k.name));
+      }
+      k.sections = sections_from_trace(path, from_trace);
+    } else if (!from_trace.where.empty()) {
+      throw ToolError(fmt::format("{}: kernel '{}': 'hardware', 'hardware_file', 'memory_latency' "
+                                  "and 'block' need a 'trace'",
+                                  from_trace.where, k.name));
+    }
     if (k.block_threads == 0) {
       throw ToolError(fmt::format("{}: kernel '{}' needs 'block_threads' >= 1", where(path, kn), k.name));
     }
@@ -287,7 +357,7 @@ nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob) {
       nlohmann::json ws = nlohmann::json::array();
       for (std::uint32_t w = 0; w < k.warp_count(); ++w) {
         const PhaseSummary ph = k.phase(s, w);
-        ws.push_back({ph.exec, ph.idle});
+        ws.push_back({ph.length, ph.demand});
       }
       sections.push_back(ws);
     }
@@ -303,7 +373,7 @@ nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob) {
       kj["units"] = units;
     }
     kj["block_bound_alone"] = t.alone_bound;
-    kj["block_exec_cycles"] = t.exec_cycles;
+    kj["block_interference_cycles"] = t.interference_cycles;
     j["kernels"].push_back(kj);
   }
   return j;
@@ -322,7 +392,7 @@ std::string inspect_text(const std::vector<std::uint8_t>& blob) {
     o << fmt::format("  resources           {} registers/thread, {} bytes shared/block\n",
                      k["registers_per_thread"].get<std::uint32_t>(),
                      k["shared_memory_per_block"].get<std::uint32_t>());
-    o << fmt::format("  sections            {}\n", k["sections"].size());
+    o << fmt::format("  sections            {} ([length demand] per warp)\n", k["sections"].size());
     for (std::size_t s = 0; s < k["sections"].size(); ++s) {
       o << fmt::format("    section {}:", s);
       for (const auto& w : k["sections"][s]) {
@@ -336,7 +406,7 @@ std::string inspect_text(const std::vector<std::uint8_t>& blob) {
     }
     o << fmt::format("  block bound alone   {} cycles (B_1)\n",
                      k["block_bound_alone"].get<std::uint64_t>());
-    o << fmt::format("  block exec cycles   {} (E)\n", k["block_exec_cycles"].get<std::uint64_t>());
+    o << fmt::format("  interference        {} cycles (E, what one block can take from another)\n", k["block_interference_cycles"].get<std::uint64_t>());
   }
   return o.str();
 }

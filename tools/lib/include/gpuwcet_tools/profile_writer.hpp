@@ -19,7 +19,8 @@ struct KernelEntry {
   std::uint32_t warp_size = 32;
   std::uint32_t registers_per_thread = 0;
   std::uint32_t shared_memory_per_block = 0;
-  // sections[s][w] = {exec, idle} of warp w in barrier section s.
+  // sections[s][w] = {length, demand} of warp w in barrier section s
+  // (gpuwcet::PhaseSummary), given or computed from a trace.
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections;
   // Makespan model (optional when sections are given).
   std::string kernel_string;
