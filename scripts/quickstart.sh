@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # First command of the README: installs what is missing, builds the library
-# and the CLI, and bounds the bundled example kernel.
+# and the CLI, bounds the bundled example kernel (makespan model) and the
+# bundled traced block (multi-phase analysis), and simulates that block.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -14,3 +15,10 @@ echo "== gpuwcet makespan --config $example"
 echo
 echo "== gpuwcet makespan --config $example --method exact --schedule"
 "$gpuwcet" makespan --config "$example" --method exact --schedule --quiet
+trace=examples/traces/two-warps.trace
+echo
+echo "== gpuwcet block-wcet $trace --hw-preset orin-sm"
+"$gpuwcet" block-wcet "$trace" --hw-preset orin-sm
+echo
+echo "== gpuwcet simulate $trace --hw-preset orin-sm --svg build/host/two-warps.svg"
+"$gpuwcet" simulate "$trace" --hw-preset orin-sm --svg "$root/build/host/two-warps.svg"
