@@ -1,5 +1,7 @@
 #include "gpuwcet/makespan_bounds.hpp"
 
+#include <array>
+
 #include "gpuwcet/checked_math.hpp"
 
 namespace gpuwcet {
@@ -21,6 +23,55 @@ Status safe_pessimistic_makespan(const TransformedShape& shape, std::uint64_t wa
     if (!checked_add(total, others_work / shape.capacity[u], total)) return Status::overflow;
   }
   cycles = total;
+  return Status::ok;
+}
+
+Status idle_charged_makespan_bound(const TransformedShape& shape,
+                                   gsl::span<const std::uint8_t> classes, std::uint64_t warps,
+                                   std::uint64_t& cycles) noexcept {
+  if (warps == 0) return Status::zero_warps;
+  if (shape.class_count == 0 || shape.class_count > kMaxUnitClasses ||
+      classes.size() != shape.length) {
+    return Status::invalid_argument;
+  }
+  std::array<std::uint64_t, kMaxUnitClasses> count{};
+  for (const std::uint8_t c : classes) {
+    if (c >= shape.class_count) return Status::invalid_argument;
+    ++count[c];
+  }
+  for (std::size_t u = 0; u < shape.class_count; ++u) {
+    if (count[u] != shape.count[u] || shape.capacity[u] == 0) return Status::invalid_argument;
+  }
+  std::uint64_t best = 0;
+  Status st = safe_pessimistic_makespan(shape, warps, best);
+  if (st != Status::ok) return st;
+  // blocked[v]: cycles the last warp can wait unserved on v (B1's terms).
+  std::array<std::uint64_t, kMaxUnitClasses> blocked{};
+  for (std::size_t v = 0; v < shape.class_count; ++v) {
+    if (shape.capacity[v] >= warps || count[v] == 0) continue;
+    std::uint64_t others = 0;
+    if (!checked_mul(warps - 1, count[v], others)) return Status::overflow;
+    blocked[v] = others / shape.capacity[v];
+  }
+  // B2_u for each class u of capacity 1: u's work plus its idle cycles
+  // (docs/makespan-search.md, "Bound B2").
+  for (std::size_t u = 0; u < shape.class_count; ++u) {
+    if (shape.capacity[u] != 1) continue;
+    std::uint64_t b = 0;
+    if (!checked_mul(warps, count[u], b) || !checked_add(b, shape.length - count[u], b)) {
+      return Status::overflow;
+    }
+    for (std::size_t v = 0; v < shape.class_count; ++v) {
+      if (v == u || count[v] == 0) continue;
+      bool feeds = true;
+      for (std::size_t j = 0; j < classes.size() && feeds; ++j) {
+        if (classes[j] == v) feeds = j + 1 < classes.size() && classes[j + 1] == u;
+      }
+      if (!feeds && !checked_add(b, blocked[v], b)) return Status::overflow;
+    }
+    if (b < best) best = b;
+  }
+  cycles = best;
   return Status::ok;
 }
 

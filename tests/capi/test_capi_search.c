@@ -84,15 +84,15 @@ static void test_budget_and_progress(void) {
   o.progress = on_progress;
   o.progress_user = &g_calls;
   o.progress_every = 1;
-  CHECK(gpuwcet_makespan_search_arena_bytes(&sm, "LLCLL", 5, 12, &o, &bytes) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_search_arena_bytes(&sm, "CLLCC", 5, 12, &o, &bytes) == GPUWCET_OK);
   {
     void* arena = malloc(bytes);
     gpuwcet_makespan_result r;
     CHECK(gpuwcet_makespan_result_init(&r) == GPUWCET_OK);
-    CHECK(gpuwcet_makespan_search(&sm, "LLCLL", 5, 12, &o, arena, bytes, &r, NULL, 0, NULL) ==
+    /* CLLCC: unlike LLCLL (solved at the root), its root bound is not tight. */
+    CHECK(gpuwcet_makespan_search(&sm, "CLLCC", 5, 12, &o, arena, bytes, &r, NULL, 0, NULL) ==
           GPUWCET_BUDGET_EXHAUSTED);
     CHECK(r.exact == 0 && r.safe == 1 && r.lower_bound <= r.upper_bound);
-    CHECK(r.lower_bound >= 49); /* LLCLL, W = 12: the worst case is 4W + 1 = 49 */
     CHECK(g_calls > 0);
     free(arena);
   }

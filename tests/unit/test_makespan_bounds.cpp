@@ -37,6 +37,13 @@ std::uint64_t safe_bound(const Instance& in, std::uint64_t w) {
   return c;
 }
 
+std::uint64_t idle_bound(const Instance& in, std::uint64_t w) {
+  std::vector<std::uint8_t> cls(in.instr.begin(), in.instr.end());
+  std::uint64_t c = 0;
+  EXPECT_EQ(idle_charged_makespan_bound(in.shape, cls, w, c), Status::ok);
+  return c;
+}
+
 std::uint64_t paper(const Instance& in, std::uint64_t w) {
   std::uint64_t c = 0;
   EXPECT_EQ(paper_pessimistic_estimate(in.shape, w, c), Status::ok);
@@ -83,6 +90,7 @@ TEST(MakespanBounds, SafeBoundIsAtLeastWorstCaseOnAllSmallInstances) {
   const std::uint32_t units[] = {16, 32, 64, 96};
   int paper_unsafe_sigma1 = 0;
   int paper_unsafe_total = 0;
+  int idle_tighter = 0;
   int checked = 0;
   for (int len = 1; len <= 6; ++len) {
     for (int bits = 0; bits < (1 << len); ++bits) {
@@ -95,6 +103,10 @@ TEST(MakespanBounds, SafeBoundIsAtLeastWorstCaseOnAllSmallInstances) {
           for (int w = 1; w <= 8; ++w) {
             const std::uint64_t worst = brute(in, w);
             ASSERT_GE(safe_bound(in, w), worst) << k << " L=" << lu << " C=" << cu << " W=" << w;
+            const std::uint64_t idle = idle_bound(in, w);
+            ASSERT_GE(idle, worst) << k << " L=" << lu << " C=" << cu << " W=" << w;
+            ASSERT_LE(idle, safe_bound(in, w));
+            if (idle < safe_bound(in, w)) ++idle_tighter;
             std::uint64_t lower = 0;
             ASSERT_EQ(makespan_lower_bound(in.shape, w, lower), Status::ok);
             ASSERT_LE(lower, worst) << k << " L=" << lu << " C=" << cu << " W=" << w;
@@ -111,6 +123,24 @@ TEST(MakespanBounds, SafeBoundIsAtLeastWorstCaseOnAllSmallInstances) {
   EXPECT_GT(checked, 1000);
   EXPECT_GT(paper_unsafe_total, 0);   // the finding is real
   EXPECT_EQ(paper_unsafe_sigma1, 0);  // and needs some sigma > 1
+  EXPECT_GT(idle_tighter, 0);         // the order-aware bound does improve somewhere
+}
+
+TEST(MakespanBounds, IdleChargedBoundIsExactOnThePaperStrings) {
+  // Fig. 6's LLCLL (sigma 1/1) and Fig. 7's LCLCL with sigma_L = 1/2
+  // (transformed LLCLLCLL): the bound equals the enumerated worst case for
+  // every W the enumerator reaches (Fig. 7: except W = 2, 14 against 13),
+  // while the safe pessimistic bound is W * I'.
+  const Instance fig6 = make("LLCLL", 32, 32);
+  const Instance fig7 = make("LCLCL", 16, 32);
+  for (int w = 1; w <= 6; ++w) {
+    EXPECT_EQ(idle_bound(fig6, static_cast<std::uint64_t>(w)), brute(fig6, w)) << "W=" << w;
+    const std::uint64_t worst7 = brute(fig7, w);
+    EXPECT_EQ(idle_bound(fig7, static_cast<std::uint64_t>(w)), worst7 + (w == 2 ? 1 : 0)) << "W=" << w;
+  }
+  // At the paper's sizes it is the formula of docs/makespan-search.md, B2.
+  EXPECT_EQ(idle_bound(fig6, 600), 4u * 600u + 1u);
+  EXPECT_EQ(idle_bound(fig7, 420), 6u * 420u + 2u);
 }
 
 TEST(MakespanBounds, SingleWarpIsExact) {
@@ -131,6 +161,15 @@ TEST(MakespanBounds, BadInput) {
   EXPECT_EQ(paper_pessimistic_estimate(in.shape, ~0ull, c), Status::overflow);
   const Instance two = make("LLC", 32, 32);  // W * count[L] = W * 2 overflows
   EXPECT_EQ(makespan_lower_bound(two.shape, ~0ull, c), Status::overflow);
+  std::vector<std::uint8_t> cls(two.instr.begin(), two.instr.end());
+  EXPECT_EQ(idle_charged_makespan_bound(two.shape, cls, 0, c), Status::zero_warps);
+  EXPECT_EQ(idle_charged_makespan_bound(two.shape, cls, ~0ull, c), Status::overflow);
+  EXPECT_EQ(idle_charged_makespan_bound(two.shape, gsl::span<const std::uint8_t>(cls.data(), 2), 4, c),
+            Status::invalid_argument);  // shorter than the shape
+  cls[0] = 7;
+  EXPECT_EQ(idle_charged_makespan_bound(two.shape, cls, 4, c), Status::invalid_argument);
+  cls[0] = 1;  // LLC -> CLC: counts no longer match the shape
+  EXPECT_EQ(idle_charged_makespan_bound(two.shape, cls, 4, c), Status::invalid_argument);
 }
 
 }  // namespace
