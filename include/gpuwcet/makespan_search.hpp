@@ -50,6 +50,9 @@ struct SearchOptions {
   SearchProgressFn progress = nullptr;
   void* progress_user = nullptr;
   std::uint64_t progress_every = 1u << 20;
+  // Prune with min(B1, B2) (docs/makespan-search.md); false: with B1 alone,
+  // the reference bench/bench_makespan_search.cpp compares against.
+  bool idle_bound = true;
 };
 
 struct SearchResult {
@@ -91,7 +94,8 @@ struct SearchResult {
                                            gsl::span<std::uint32_t> schedule = {}) noexcept;
 
 // Safe upper bound on the remaining makespan from a state: counts[k] warps at
-// position k < length, the rest finished (docs/makespan-search.md, bound B1).
+// position k < length, the rest finished (docs/makespan-search.md: the
+// smaller of bounds B1 and B2).
 [[nodiscard]] std::uint64_t state_upper_bound(const MakespanInstance& instance,
                                               gsl::span<const std::uint16_t> counts) noexcept;
 

@@ -45,6 +45,7 @@ Status build_tables(const MakespanInstance& in, Tables& t) noexcept {
         feeds = k + 1 < t.length && in.instr[k + 1] == u;
       }
       t.feeds[v * kMaxUnitClasses + u] = feeds;
+      if (feeds) t.fed[u] = true;
     }
   }
   return Status::ok;
@@ -83,7 +84,7 @@ std::uint32_t upper_bound(const Tables& t, const Count* counts) noexcept {
   // position at most one idle cycle happens if its class feeds u, else one
   // plus the cycles w is blocked there. Proof: docs/makespan-search.md.
   for (std::size_t u = 0; u < t.classes; ++u) {
-    if (t.capacity[u] != 1) continue;
+    if (t.capacity[u] != 1 || !t.idle_bound || !t.fed[u]) continue;
     std::uint64_t idle = 0;
     for (std::size_t k = 0; k < t.length; ++k) {
       if (counts[k] == 0) continue;

@@ -28,6 +28,11 @@ struct Tables {
   // feeds[v * kMaxUnitClasses + u]: class v has positions and each of them
   // is directly followed by a class-u position (bound B2's condition).
   std::array<bool, kMaxUnitClasses * kMaxUnitClasses> feeds{};
+  // fed[u]: some class feeds u. B2_u is never below B1 otherwise (its
+  // terms then dominate B1's term by term), so it is skipped.
+  std::array<bool, kMaxUnitClasses> fed{};
+  // Whether upper_bound may use bound B2 (SearchOptions::idle_bound).
+  bool idle_bound = true;
 
   std::uint16_t remaining(std::size_t u, std::size_t k) const noexcept {
     return suffix[u * (length + 1) + k];
