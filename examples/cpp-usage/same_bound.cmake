@@ -1,10 +1,12 @@
 # Runs the example and the CLI on the same trace and preset; fails unless
-# both report the same safe block bound.
-execute_process(COMMAND ${EXAMPLE} ${TRACE} orin-sm 100 OUTPUT_VARIABLE ex RESULT_VARIABLE rc)
+# both report the same safe block bound. EMULATOR (optional, space-separated)
+# runs target programs of a cross build (CMAKE_CROSSCOMPILING_EMULATOR).
+separate_arguments(emulator UNIX_COMMAND "${EMULATOR}")
+execute_process(COMMAND ${emulator} ${EXAMPLE} ${TRACE} orin-sm 100 OUTPUT_VARIABLE ex RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cpp_usage failed (${rc}):\n${ex}")
 endif()
-execute_process(COMMAND ${CLI} block-wcet ${TRACE} --hw-preset orin-sm --mem-latency 100 --block 0 --json
+execute_process(COMMAND ${emulator} ${CLI} block-wcet ${TRACE} --hw-preset orin-sm --mem-latency 100 --block 0 --json
                 OUTPUT_VARIABLE cli RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "gpuwcet block-wcet failed (${rc}):\n${cli}")
