@@ -17,10 +17,12 @@ host_packages=(
 )
 
 # Cross targets: the ports are built and tested under emulation in CI.
+# GoogleTest for aarch64 is compiled from Debian's source package; python3
+# runs the Cortex-M firmware budget report.
 cross_packages=(
-  g++-aarch64-linux-gnu qemu-user
+  g++-aarch64-linux-gnu qemu-user googletest
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
-  qemu-system-arm
+  qemu-system-arm python3
 )
 
 want=("${host_packages[@]}")
