@@ -127,6 +127,10 @@ TEST(ReadersData, GpgpusimConfigsEqualTheOrinPreset) {
     SCOPED_TRACE(p.string());
     const HardwareConfig file = load_hardware_file(p.string(), 100);
     const HardwareConfig preset = hardware_preset("orin-sm", 100);
+    EXPECT_EQ(file.hw.issue_interval, preset.hw.issue_interval);
+    EXPECT_EQ(file.hw.branch_delay, preset.hw.branch_delay);
+    EXPECT_EQ(file.hw.result_delay, preset.hw.result_delay);
+    EXPECT_EQ(file.hw.latency_from_issue, preset.hw.latency_from_issue);
     ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
     for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
       const FunctionalUnit& a = file.hw.units[i];

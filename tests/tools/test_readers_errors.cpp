@@ -94,6 +94,9 @@ TEST(ReadersErrors, HardwareFiles) {
   hw_error(unit + "[opcodes]\nFFMA = \"fma\"\n", "hw.toml:6: ", "unknown unit 'fma'");
   hw_error("[[unit]\n", "hw.toml:1:", "");
   hw_error(unit + unit, "hw.toml:6: ", "described twice");
+  hw_error("[pipeline]\nissue_interval = 0\n" + unit, "hw.toml:2: ", "issue_interval");
+  hw_error("[pipeline]\nlatency_from_issue = 1\n" + unit, "hw.toml:2: ", "true or false");
+  hw_error("[pipeline]\nwidth = 2\n" + unit, "hw.toml:2: ", "unknown key 'width'");
   hw_error("[[unit]]\nname = \"a_very_long_unit_name\"\ninitiation = 1\nlatency = 2\n",
            "hw.toml:2: ", "unit name");
   hw_error(unit + "[opcodes]\nLDG = { unit = \"a\", kind = \"fetch\" }\n", "hw.toml:6: ", "kind");

@@ -195,6 +195,10 @@ TEST(ReadersHardware, NativeExampleEqualsThePreset) {
   const HardwareConfig file = load_hardware_file(kSource + "/examples/hardware/orin-sm.toml", {});
   const HardwareConfig preset = hardware_preset("orin-sm", 200);
   EXPECT_EQ(file.memory_latency, 200u);
+  EXPECT_EQ(file.hw.issue_interval, preset.hw.issue_interval);
+  EXPECT_EQ(file.hw.branch_delay, preset.hw.branch_delay);
+  EXPECT_EQ(file.hw.result_delay, preset.hw.result_delay);
+  EXPECT_EQ(file.hw.latency_from_issue, preset.hw.latency_from_issue);
   ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
   for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
     SCOPED_TRACE(preset.hw.units[i].name.data());
@@ -236,6 +240,10 @@ TEST(ReadersHardware, RulesOverrideTheBuiltInClassification) {
       "BAR = \"barrier\"\n";
   const HardwareConfig c = parse_hardware_text("hw.toml", hw, {});
   EXPECT_EQ(c.memory_latency, 10u);
+  // No [pipeline] table: the paper's model.
+  EXPECT_EQ(c.hw.issue_interval, 1u);
+  EXPECT_EQ(c.hw.result_delay, 0u);
+  EXPECT_FALSE(c.hw.latency_from_issue);
   EXPECT_EQ(c.hw.units[1].latency, 10u);
   ASSERT_EQ(c.hw.unit_count, 4u);  // + alu
   const std::string text =

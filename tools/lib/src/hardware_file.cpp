@@ -84,6 +84,42 @@ OpcodeRule parse_rule(const std::string& name, const std::string& opcode, const 
   return r;
 }
 
+// The pipeline around the units (block_model.hpp, docs/multiphase.md);
+// absent keys keep the paper's model.
+void parse_pipeline(const std::string& name, const toml::table& t, HardwareDescription& hw) {
+  const auto limit = static_cast<std::int64_t>(kMaxPipelineCycles);
+  for (const auto& [key, node] : t) {
+    // Plain references: C++17 lambdas cannot capture structured bindings.
+    const std::string_view k = key.str();
+    const toml::node& v = node;
+    auto count = [&](std::int64_t min) {
+      const auto x = v.value<std::int64_t>();
+      if (!v.is_integer() || !x || *x < min || *x > limit) {
+        throw ToolError(fmt::format("{}: '{}' must be an integer in [{}, {}]", at(name, v), k,
+                                    min, limit));
+      }
+      return static_cast<std::uint32_t>(*x);
+    };
+    if (k == "issue_interval") {
+      hw.issue_interval = count(1);
+    } else if (k == "branch_delay") {
+      hw.branch_delay = count(0);
+    } else if (k == "result_delay") {
+      hw.result_delay = count(0);
+    } else if (k == "latency_from_issue") {
+      if (!v.is_boolean()) {
+        throw ToolError(fmt::format("{}: 'latency_from_issue' must be true or false", at(name, v)));
+      }
+      hw.latency_from_issue = *v.value<bool>();
+    } else {
+      throw ToolError(fmt::format(
+          "{}: unknown key '{}' in [pipeline] (expected issue_interval, branch_delay, "
+          "result_delay, latency_from_issue)",
+          at(name, v), k));
+    }
+  }
+}
+
 }  // namespace
 
 HardwareConfig parse_native_hardware(const std::string& name, std::string_view content,
@@ -112,6 +148,12 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       if (units == nullptr) {
         throw ToolError(fmt::format("{}: 'unit' must be an array of tables ([[unit]])", at(name, node)));
       }
+    } else if (k == "pipeline") {
+      const toml::table* t = node.as_table();
+      if (t == nullptr) {
+        throw ToolError(fmt::format("{}: 'pipeline' must be a table ([pipeline])", at(name, node)));
+      }
+      parse_pipeline(name, *t, c.hw);
     } else if (k == "opcodes") {
       opcodes = node.as_table();
       if (opcodes == nullptr) {
@@ -119,7 +161,7 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       }
     } else {
       throw ToolError(fmt::format(
-          "{}: unknown key '{}' (expected name, memory_latency, [[unit]], [opcodes])",
+          "{}: unknown key '{}' (expected name, memory_latency, [pipeline], [[unit]], [opcodes])",
           at(name, node), k.str()));
     }
   }
