@@ -29,9 +29,10 @@ start=$SECONDS
 port() {
   local name=$1 toolchain=$2 dir=$root/build/ports-$1 t0=$SECONDS
   echo "== port $name: configure and build in build/ports-$name"
+  mkdir -p "$dir"
   if ! cmake -S "$root" -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$root/$toolchain" \
-         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUWCET_WARNINGS_AS_ERRORS=ON >"$dir.configure.log" 2>&1; then
-    cat "$dir.configure.log"
+         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUWCET_WARNINGS_AS_ERRORS=ON >"$dir/configure.log" 2>&1; then
+    cat "$dir/configure.log"
     failed+=("$name (configure)")
     return
   fi
