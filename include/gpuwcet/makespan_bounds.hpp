@@ -23,24 +23,28 @@ namespace gpuwcet {
                                                std::uint64_t warps,
                                                std::uint64_t& cycles) noexcept;
 
-// Safe upper bound that also uses the order of the transformed string:
-// min(B1, B2) of docs/makespan-search.md at the initial state, where B1 is
-// safe_pessimistic_makespan and, for each class u of capacity 1,
+// Safe upper bound that also reads the order of the transformed string
+// (docs/makespan-search.md, "Pruning bounds", at the initial state): the
+// smaller of B1 and, for each class u of capacity 1,
 //
 //   B2_u = W * count[u] + (I' - count[u])
-//          + sum over v != u that do not feed u, with capacity[v] < W, of
-//            floor((W - 1) * count[v] / capacity[v])
+//          + sum over v != u that do not feed u of blocked[v]
 //
-// (v feeds u when every v-instruction is directly followed by a
-// u-instruction). With capacities 1/1 it is exact on the paper's Fig. 6 and
-// Fig. 7 strings (LLCLL: 4W + 1; LLCLLCLL: 6W + 2). `classes` is the
+// where blocked[v] = floor((W - 1) * count[v] / capacity[v]) when
+// capacity[v] < W (B1 = I' + sum over v of blocked[v]), except that rule N
+// sets blocked[v] = 0 when no two v-instructions are adjacent, the string
+// does not start with v, and the classes directly before a v-instruction
+// have capacities adding up to at most capacity[v]. v feeds u when every
+// v-instruction is directly followed by a u-instruction. Never above
+// safe_pessimistic_makespan; with capacities 1/1 exact on the paper's Fig. 6
+// and Fig. 7 strings (LLCLL: 4W + 1; LLCLLCLL: 6W + 2). `classes` is the
 // transformed string as class indices (transform_to_classes).
 // Returns ok, zero_warps, invalid_argument (classes inconsistent with
 // shape, a zero capacity) or overflow.
-[[nodiscard]] Status idle_charged_makespan_bound(const TransformedShape& shape,
-                                                 gsl::span<const std::uint8_t> classes,
-                                                 std::uint64_t warps,
-                                                 std::uint64_t& cycles) noexcept;
+[[nodiscard]] Status order_aware_makespan_bound(const TransformedShape& shape,
+                                                gsl::span<const std::uint8_t> classes,
+                                                std::uint64_t warps,
+                                                std::uint64_t& cycles) noexcept;
 
 // The paper's pessimistic estimate, Eqs. (5)-(7): sum over u of
 // ceil(W / sigma_u) * count[u] on the transformed string. NOT safe once some

@@ -50,9 +50,10 @@ struct SearchOptions {
   SearchProgressFn progress = nullptr;
   void* progress_user = nullptr;
   std::uint64_t progress_every = 1u << 20;
-  // Prune with min(B1, B2) (docs/makespan-search.md); false: with B1 alone,
+  // Prune with min(B1, B2) refined by rule N, the bounds that read the
+  // string's order (docs/makespan-search.md); false: with plain B1 alone,
   // the reference bench/bench_makespan_search.cpp compares against.
-  bool idle_bound = true;
+  bool order_bounds = true;
 };
 
 struct SearchResult {

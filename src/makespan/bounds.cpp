@@ -26,14 +26,15 @@ Status safe_pessimistic_makespan(const TransformedShape& shape, std::uint64_t wa
   return Status::ok;
 }
 
-Status idle_charged_makespan_bound(const TransformedShape& shape,
-                                   gsl::span<const std::uint8_t> classes, std::uint64_t warps,
-                                   std::uint64_t& cycles) noexcept {
+Status order_aware_makespan_bound(const TransformedShape& shape,
+                                  gsl::span<const std::uint8_t> classes, std::uint64_t warps,
+                                  std::uint64_t& cycles) noexcept {
   if (warps == 0) return Status::zero_warps;
   if (shape.class_count == 0 || shape.class_count > kMaxUnitClasses ||
-      classes.size() != shape.length) {
+      classes.size() != shape.length || classes.empty()) {
     return Status::invalid_argument;
   }
+  const std::size_t n = classes.size();
   std::array<std::uint64_t, kMaxUnitClasses> count{};
   for (const std::uint8_t c : classes) {
     if (c >= shape.class_count) return Status::invalid_argument;
@@ -42,30 +43,49 @@ Status idle_charged_makespan_bound(const TransformedShape& shape,
   for (std::size_t u = 0; u < shape.class_count; ++u) {
     if (count[u] != shape.count[u] || shape.capacity[u] == 0) return Status::invalid_argument;
   }
-  std::uint64_t best = 0;
-  Status st = safe_pessimistic_makespan(shape, warps, best);
-  if (st != Status::ok) return st;
+  // Rule N at the initial state (docs/makespan-search.md): v never blocks
+  // when no two v-positions are adjacent, the classes directly before a
+  // v-position serve at most capacity[v] per cycle together, and the W warps
+  // do not start on v (its queue starts empty).
+  std::array<bool, kMaxUnitClasses> single_runs{};
+  std::array<std::uint64_t, kMaxUnitClasses> inflow{};
+  std::array<bool, kMaxUnitClasses * kMaxUnitClasses> before{};
+  for (std::size_t v = 0; v < shape.class_count; ++v) single_runs[v] = true;
+  for (std::size_t j = 0; j + 1 < n; ++j) {
+    const std::size_t p = classes[j];
+    const std::size_t v = classes[j + 1];
+    if (p == v) {
+      single_runs[v] = false;
+    } else if (!before[p * kMaxUnitClasses + v]) {
+      before[p * kMaxUnitClasses + v] = true;
+      if (!checked_add(inflow[v], shape.capacity[p], inflow[v])) return Status::overflow;
+    }
+  }
   // blocked[v]: cycles the last warp can wait unserved on v (B1's terms).
   std::array<std::uint64_t, kMaxUnitClasses> blocked{};
+  std::uint64_t b1 = n;
   for (std::size_t v = 0; v < shape.class_count; ++v) {
     if (shape.capacity[v] >= warps || count[v] == 0) continue;
+    if (single_runs[v] && inflow[v] <= shape.capacity[v] && classes[0] != v) continue;  // rule N
     std::uint64_t others = 0;
     if (!checked_mul(warps - 1, count[v], others)) return Status::overflow;
     blocked[v] = others / shape.capacity[v];
+    if (!checked_add(b1, blocked[v], b1)) return Status::overflow;
   }
+  std::uint64_t best = b1;
   // B2_u for each class u of capacity 1: u's work plus its idle cycles
   // (docs/makespan-search.md, "Bound B2").
   for (std::size_t u = 0; u < shape.class_count; ++u) {
     if (shape.capacity[u] != 1) continue;
     std::uint64_t b = 0;
-    if (!checked_mul(warps, count[u], b) || !checked_add(b, shape.length - count[u], b)) {
+    if (!checked_mul(warps, count[u], b) || !checked_add(b, n - count[u], b)) {
       return Status::overflow;
     }
     for (std::size_t v = 0; v < shape.class_count; ++v) {
       if (v == u || count[v] == 0) continue;
       bool feeds = true;
-      for (std::size_t j = 0; j < classes.size() && feeds; ++j) {
-        if (classes[j] == v) feeds = j + 1 < classes.size() && classes[j + 1] == u;
+      for (std::size_t j = 0; j < n && feeds; ++j) {
+        if (classes[j] == v) feeds = j + 1 < n && classes[j + 1] == u;
       }
       if (!feeds && !checked_add(b, blocked[v], b)) return Status::overflow;
     }

@@ -47,7 +47,7 @@ Status layout_for(const MakespanInstance& in, const SearchOptions& options, Tabl
                   Layout& l) noexcept {
   Status st = search_detail::build_tables(in, t);
   if (st != Status::ok) return st;
-  t.idle_bound = options.idle_bound;
+  t.order_bounds = options.order_bounds;
   // The depth never exceeds the safe bound on the whole makespan.
   std::uint64_t depth = 0;
   {

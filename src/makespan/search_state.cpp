@@ -37,6 +37,18 @@ Status build_tables(const MakespanInstance& in, Tables& t) noexcept {
       t.suffix[u * (t.length + 1) + k] = acc;
     }
   }
+  for (std::size_t v = 0; v < t.classes; ++v) t.single_runs[v] = true;
+  std::array<bool, kMaxUnitClasses * kMaxUnitClasses> before{};  // [p * K + v]
+  for (std::size_t k = 0; k + 1 < t.length; ++k) {
+    const std::size_t p = in.instr[k];
+    const std::size_t v = in.instr[k + 1];
+    if (p == v) {
+      t.single_runs[v] = false;
+    } else if (!before[p * kMaxUnitClasses + v]) {
+      before[p * kMaxUnitClasses + v] = true;
+      t.inflow[v] += t.capacity[p];
+    }
+  }
   for (std::size_t v = 0; v < t.classes; ++v) {
     for (std::size_t u = 0; u < t.classes; ++u) {
       bool feeds = u != v && t.offset[v + 1] > t.offset[v];
@@ -61,12 +73,23 @@ std::uint32_t upper_bound(const Tables& t, const Count* counts) noexcept {
   }
   if (unfinished == 0) return 0;
   const std::uint64_t others = unfinished - 1;
+  // Rule N: a class v whose positions are never adjacent, whose inflow is at
+  // most its capacity, and whose queue (warps at v-positions) is at most its
+  // capacity now keeps that queue within its capacity for ever, so it never
+  // leaves a warp waiting.
+  std::array<bool, kMaxUnitClasses> never_blocks{};
+  for (std::size_t v = 0; v < t.classes && t.order_bounds; ++v) {
+    if (!t.single_runs[v] || t.inflow[v] > t.capacity[v]) continue;
+    std::uint64_t queue = 0;
+    for (std::size_t i = t.offset[v]; i < t.offset[v + 1]; ++i) queue += counts[t.positions[i]];
+    never_blocks[v] = queue <= t.capacity[v];
+  }
   // blocked[u] (for the last warp w at position k): cycles in which w can
   // wait unserved on class u, at most floor(others_u / capacity[u]), none if
   // capacity[u] exceeds the number of other unfinished warps or w holds no
   // u-instruction any more.
   auto blocked = [&](std::size_t u, std::size_t k) -> std::uint64_t {
-    if (t.capacity[u] > others || t.remaining(u, k) == 0) return 0;
+    if (never_blocks[u] || t.capacity[u] > others || t.remaining(u, k) == 0) return 0;
     return (work[u] - t.remaining(u, k)) / t.capacity[u];
   };
   // Bound B1 (docs/makespan-search.md): every remaining cycle either
@@ -84,7 +107,7 @@ std::uint32_t upper_bound(const Tables& t, const Count* counts) noexcept {
   // position at most one idle cycle happens if its class feeds u, else one
   // plus the cycles w is blocked there. Proof: docs/makespan-search.md.
   for (std::size_t u = 0; u < t.classes; ++u) {
-    if (t.capacity[u] != 1 || !t.idle_bound || !t.fed[u]) continue;
+    if (t.capacity[u] != 1 || !t.order_bounds || !t.fed[u]) continue;
     std::uint64_t idle = 0;
     for (std::size_t k = 0; k < t.length; ++k) {
       if (counts[k] == 0) continue;

@@ -28,11 +28,16 @@ struct Tables {
   // feeds[v * kMaxUnitClasses + u]: class v has positions and each of them
   // is directly followed by a class-u position (bound B2's condition).
   std::array<bool, kMaxUnitClasses * kMaxUnitClasses> feeds{};
+  // Rule N (docs/makespan-search.md): single_runs[v] when no v-position is
+  // followed by another v-position; inflow[v] = sum of the capacities of the
+  // other classes that have a position directly before a v-position.
+  std::array<bool, kMaxUnitClasses> single_runs{};
+  std::array<std::uint64_t, kMaxUnitClasses> inflow{};
   // fed[u]: some class feeds u. B2_u is never below B1 otherwise (its
   // terms then dominate B1's term by term), so it is skipped.
   std::array<bool, kMaxUnitClasses> fed{};
-  // Whether upper_bound may use bound B2 (SearchOptions::idle_bound).
-  bool idle_bound = true;
+  // Whether upper_bound may use bound B2 and rule N (SearchOptions::order_bounds).
+  bool order_bounds = true;
 
   std::uint16_t remaining(std::size_t u, std::size_t k) const noexcept {
     return suffix[u * (length + 1) + k];

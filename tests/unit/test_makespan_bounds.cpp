@@ -40,7 +40,7 @@ std::uint64_t safe_bound(const Instance& in, std::uint64_t w) {
 std::uint64_t idle_bound(const Instance& in, std::uint64_t w) {
   std::vector<std::uint8_t> cls(in.instr.begin(), in.instr.end());
   std::uint64_t c = 0;
-  EXPECT_EQ(idle_charged_makespan_bound(in.shape, cls, w, c), Status::ok);
+  EXPECT_EQ(order_aware_makespan_bound(in.shape, cls, w, c), Status::ok);
   return c;
 }
 
@@ -130,7 +130,7 @@ TEST(MakespanBounds, SafeBoundIsAtLeastWorstCaseOnAllSmallInstances) {
   EXPECT_GT(idle_tighter, 0);         // the order-aware bound does improve somewhere
 }
 
-TEST(MakespanBounds, IdleChargedBoundIsExactOnThePaperStrings) {
+TEST(MakespanBounds, OrderAwareBoundIsExactOnThePaperStrings) {
   // Fig. 6's LLCLL (sigma 1/1) and Fig. 7's LCLCL with sigma_L = 1/2
   // (transformed LLCLLCLL): the bound equals the enumerated worst case for
   // every W the enumerator reaches (Fig. 7: except W = 2, 14 against 13),
@@ -166,14 +166,14 @@ TEST(MakespanBounds, BadInput) {
   const Instance two = make("LLC", 32, 32);  // W * count[L] = W * 2 overflows
   EXPECT_EQ(makespan_lower_bound(two.shape, ~0ull, c), Status::overflow);
   std::vector<std::uint8_t> cls(two.instr.begin(), two.instr.end());
-  EXPECT_EQ(idle_charged_makespan_bound(two.shape, cls, 0, c), Status::zero_warps);
-  EXPECT_EQ(idle_charged_makespan_bound(two.shape, cls, ~0ull, c), Status::overflow);
-  EXPECT_EQ(idle_charged_makespan_bound(two.shape, gsl::span<const std::uint8_t>(cls.data(), 2), 4, c),
+  EXPECT_EQ(order_aware_makespan_bound(two.shape, cls, 0, c), Status::zero_warps);
+  EXPECT_EQ(order_aware_makespan_bound(two.shape, cls, ~0ull, c), Status::overflow);
+  EXPECT_EQ(order_aware_makespan_bound(two.shape, gsl::span<const std::uint8_t>(cls.data(), 2), 4, c),
             Status::invalid_argument);  // shorter than the shape
   cls[0] = 7;
-  EXPECT_EQ(idle_charged_makespan_bound(two.shape, cls, 4, c), Status::invalid_argument);
+  EXPECT_EQ(order_aware_makespan_bound(two.shape, cls, 4, c), Status::invalid_argument);
   cls[0] = 1;  // LLC -> CLC: counts no longer match the shape
-  EXPECT_EQ(idle_charged_makespan_bound(two.shape, cls, 4, c), Status::invalid_argument);
+  EXPECT_EQ(order_aware_makespan_bound(two.shape, cls, 4, c), Status::invalid_argument);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "brute_force_makespan.hpp"
+#include "gpuwcet/makespan_bounds.hpp"
 #include "gpuwcet/makespan_search.hpp"
 
 namespace gpuwcet {
@@ -308,6 +309,42 @@ TEST(MakespanSearch, StateBoundIsSafeOnEverySmallState) {
   EXPECT_GT(check_state_bound(2, 6, 3, 5, tight), 0);
   EXPECT_GT(check_state_bound(3, 5, 2, 3, tight), 0);
   EXPECT_GT(tight, 0);
+}
+
+TEST(MakespanSearch, ClosedFormIsTheStateBoundAtTheRoot) {
+  // order_aware_makespan_bound evaluates the same formulas at the initial
+  // state in closed form (any W); the two codes must agree.
+  int checked = 0;
+  for (int len = 1; len <= 6; ++len) {
+    for (int bits = 0; bits < (1 << len); ++bits) {
+      std::string k;
+      for (int i = 0; i < len; ++i) k += (bits >> i & 1) ? 'C' : 'L';
+      for (std::uint64_t cl = 1; cl <= 3; ++cl) {
+        for (std::uint64_t cc = 1; cc <= 3; ++cc) {
+          for (std::uint64_t w = 1; w <= 12; ++w) {
+            const Problem p = make(k, cl, cc, w);
+            TransformedShape shape;
+            shape.class_count = 2;
+            shape.capacity[0] = cl;
+            shape.capacity[1] = cc;
+            shape.repeat[0] = shape.repeat[1] = 1;
+            for (const std::uint8_t c : p.instr) ++shape.count[c];
+            shape.length = p.instr.size();
+            std::uint64_t closed = 0;
+            ASSERT_EQ(order_aware_makespan_bound(shape, p.instr, w, closed), Status::ok);
+            std::vector<std::uint16_t> root(p.instr.size(), 0);
+            root[0] = static_cast<std::uint16_t>(w);
+            ASSERT_EQ(closed, state_upper_bound(p.in, root)) << k << " " << cl << "/" << cc << " W=" << w;
+            std::uint64_t plain = 0;
+            ASSERT_EQ(safe_pessimistic_makespan(shape, w, plain), Status::ok);
+            ASSERT_LE(closed, plain);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 126 * 9 * 12);
 }
 
 TEST(MakespanSearch, BadInput) {
