@@ -101,9 +101,9 @@ TEST(MakespanBounds, SafeBoundIsAtLeastWorstCaseOnAllSmallInstances) {
         for (std::uint32_t cu : units) {
           const Instance in = make(k, lu, cu);
           if (in.shape.length > 8) continue;  // keep the enumeration small
-          // W up to 8 on transformed lengths up to 4, 6 up to length 6, 4 beyond (the
+          // W up to 8 on transformed lengths up to 4, 5 up to length 6, 4 beyond (the
           // enumerator's states grow as C(W + I', I')).
-          const int max_w = in.shape.length <= 4 ? 8 : in.shape.length <= 6 ? 6 : 4;
+          const int max_w = in.shape.length <= 4 ? 8 : in.shape.length <= 6 ? 5 : 4;
           for (int w = 1; w <= max_w; ++w) {
             const std::uint64_t worst = brute(in, w);
             ASSERT_GE(safe_bound(in, w), worst) << k << " L=" << lu << " C=" << cu << " W=" << w;

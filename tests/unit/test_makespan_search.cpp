@@ -303,11 +303,11 @@ int check_state_bound(std::size_t classes, std::size_t max_len, std::uint64_t ma
 
 TEST(MakespanSearch, StateBoundIsSafeOnEverySmallState) {
   // Bounds B1 and B2 at every state (not only roots) of every kernel over
-  // {L, C} up to length 6 with capacities 1..3 and up to 5 warps, and over
-  // three classes up to length 5 with capacities 1..2 and up to 3 warps.
+  // {L, C} up to length 6 with capacities 1..3 and up to 4 warps, and over
+  // three classes up to length 4 with capacities 1..2 and up to 3 warps.
   int tight = 0;
-  EXPECT_GT(check_state_bound(2, 6, 3, 5, tight), 0);
-  EXPECT_GT(check_state_bound(3, 5, 2, 3, tight), 0);
+  EXPECT_GT(check_state_bound(2, 6, 3, 4, tight), 0);
+  EXPECT_GT(check_state_bound(3, 4, 2, 3, tight), 0);
   EXPECT_GT(tight, 0);
 }
 
