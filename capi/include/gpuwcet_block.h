@@ -53,6 +53,7 @@ typedef struct gpuwcet_hardware_desc {
   uint32_t result_delay;       /* <= 2^20: cycles added to every result */
   uint32_t latency_from_issue; /* 0: result at issue + initiation + latency;
                                   1: at issue + max(latency, initiation) */
+  uint32_t barrier_delay;      /* <= 2^20: cycles from the last drain to a barrier's release */
 } gpuwcet_hardware_desc;
 
 /* Fills *hw with a built-in preset: "rtx3070" (GPGPU-Sim's Ampere RTX 3070)

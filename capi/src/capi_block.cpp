@@ -70,6 +70,7 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
   out.branch_delay = in->branch_delay;
   out.result_delay = in->result_delay;
   out.latency_from_issue = in->latency_from_issue != 0;
+  out.barrier_delay = in->barrier_delay;
   return gpuwcet::validate(out);
 }
 
@@ -97,6 +98,7 @@ gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency
   out.branch_delay = core.branch_delay;
   out.result_delay = core.result_delay;
   out.latency_from_issue = core.latency_from_issue ? 1u : 0u;
+  out.barrier_delay = core.barrier_delay;
   *hw = out;
   return GPUWCET_OK;
 }

@@ -69,6 +69,7 @@ struct HardwareDescription {
   std::uint32_t branch_delay = 0;    // further cycles before a warp issues after a branch
   std::uint32_t result_delay = 0;    // cycles added to every result
   bool latency_from_issue = false;   // result at issue + max(latency, initiation)
+  std::uint32_t barrier_delay = 0;   // cycles from the last drain to a barrier's release
 };
 
 // The cycle at which an instruction of unit `u` issued at `issue` writes its
@@ -122,7 +123,8 @@ inline int find_unit(const HardwareDescription& hw, const char* name) noexcept {
 inline Status validate(const HardwareDescription& hw) noexcept {
   if (hw.unit_count == 0 || hw.unit_count > kMaxFunctionalUnits) return Status::invalid_argument;
   if (hw.issue_interval == 0 || hw.issue_interval > kMaxPipelineCycles ||
-      hw.branch_delay > kMaxPipelineCycles || hw.result_delay > kMaxPipelineCycles) {
+      hw.branch_delay > kMaxPipelineCycles || hw.result_delay > kMaxPipelineCycles ||
+      hw.barrier_delay > kMaxPipelineCycles) {
     return Status::invalid_argument;
   }
   for (std::size_t i = 0; i < hw.unit_count; ++i) {

@@ -13,10 +13,11 @@
 //   int_add int_max int_mul int_mad int_div
 //   fp_add  fp_max  fp_mul  fp_mad  fp_div
 //   dp_add  dp_max  dp_mul  dp_mad  dp_div
-//   sfu tensor mem branch
+//   sfu tensor mem mem_shared mem_param branch
 // Resources: int (int_add..int_mad), fp (fp_add..fp_mad), dp (dp_add..dp_mad),
-// sfu (sfu and every *_div), tensor, mem, branch.
-// `mem` (loads, stores, atomics) has initiation 1 and the caller's memory
+// sfu (sfu and every *_div), tensor, mem (mem, mem_shared, mem_param),
+// branch.
+// `mem` (global and local loads, stores, atomics) has initiation 1 and the caller's memory
 // latency (the paper sweeps 5 to 400). `branch` (bra, setp-free control,
 // barriers' own work) has initiation 1, latency 1: GPGPU-Sim gives control no
 // latency list; a reader that prefers its SP timing maps branches to int_add.
@@ -39,6 +40,17 @@ struct UnitPreset {
 };
 
 inline constexpr std::uint32_t kMemoryLatency = 0xFFFFFFFFu;
+// Cycles the load/store unit adds to a shared-memory access beyond
+// GPGPU-Sim's -gpgpu_smem_latency, and the latency of a global access under
+// -gpgpu_perfect_mem 1: calibrated on the single-warp traces of the
+// gpgpusim-ptx-traces data set (docs/multiphase.md, "Single-warp accuracy").
+inline constexpr std::uint32_t kGpgpuSimLoadStorePipeline = 3;
+inline constexpr std::uint32_t kGpgpuSimPerfectMemoryLatency = 12;
+// The presets' shared-memory and parameter latencies (Ampere's
+// -gpgpu_smem_latency 29, which the parameter loads of the traces match);
+// the GPGPU-Sim configuration reader takes them from the file instead.
+inline constexpr std::uint32_t kSharedMemoryLatency = 29 + kGpgpuSimLoadStorePipeline;
+inline constexpr std::uint32_t kParameterLatency = 29;
 
 namespace preset_resource {
 inline constexpr std::uint16_t int_pipe = 0, fp = 1, dp = 2, sfu = 3, tensor = 4, mem = 5,
@@ -50,7 +62,7 @@ inline constexpr std::uint16_t int_pipe = 0, fp = 1, dp = 2, sfu = 3, tensor = 4
 // the very same latency and initiation lists, so both presets share this table;
 // they differ in GPGPU-Sim only in memory system and SM count, which the
 // block model does not describe (the memory latency is a parameter).
-inline constexpr std::size_t kPresetUnitCount = 19;
+inline constexpr std::size_t kPresetUnitCount = 21;
 inline constexpr std::array<UnitPreset, kPresetUnitCount> kAmpereUnits{{
     {"int_add", 2, 4, preset_resource::int_pipe},
     {"int_max", 2, 4, preset_resource::int_pipe},
@@ -70,6 +82,11 @@ inline constexpr std::array<UnitPreset, kPresetUnitCount> kAmpereUnits{{
     {"sfu", 8, 21, preset_resource::sfu},
     {"tensor", 64, 64, preset_resource::tensor},
     {"mem", 1, kMemoryLatency, preset_resource::mem},
+    // Shared memory (GPGPU-Sim's -gpgpu_smem_latency 29, plus the three
+    // cycles of the load/store unit's pipeline that the single-warp traces
+    // show) and kernel-parameter loads; both occupy the load/store unit.
+    {"mem_shared", 1, kSharedMemoryLatency, preset_resource::mem},
+    {"mem_param", 1, kParameterLatency, preset_resource::mem},
     {"branch", 1, 1, preset_resource::branch},
 }};
 
@@ -84,6 +101,7 @@ struct HardwarePreset {
   std::uint32_t branch_delay;
   std::uint32_t result_delay;
   bool latency_from_issue;
+  std::uint32_t barrier_delay;
 };
 
 // GPGPU-Sim's front end refills a warp's two-entry instruction buffer only
@@ -94,12 +112,15 @@ struct HardwarePreset {
 inline constexpr std::uint32_t kGpgpuSimIssueInterval = 2;
 inline constexpr std::uint32_t kGpgpuSimBranchDelay = 1;
 inline constexpr std::uint32_t kGpgpuSimResultDelay = 2;
+// A barrier releases the block 15 cycles after the last warp drained
+// (calibrated on the single-warp traces: docs/multiphase.md).
+inline constexpr std::uint32_t kGpgpuSimBarrierDelay = 15;
 
 inline constexpr std::array<HardwarePreset, 2> kHardwarePresets{{
     {"rtx3070", kAmpereUnits.data(), kAmpereUnits.size(), kGpgpuSimIssueInterval,
-     kGpgpuSimBranchDelay, kGpgpuSimResultDelay, true},
+     kGpgpuSimBranchDelay, kGpgpuSimResultDelay, true, kGpgpuSimBarrierDelay},
     {"orin-sm", kAmpereUnits.data(), kAmpereUnits.size(), kGpgpuSimIssueInterval,
-     kGpgpuSimBranchDelay, kGpgpuSimResultDelay, true},
+     kGpgpuSimBranchDelay, kGpgpuSimResultDelay, true, kGpgpuSimBarrierDelay},
 }};
 
 // Fills `out` from the preset called `name` ("rtx3070", "orin-sm") with the

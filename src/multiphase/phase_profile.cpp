@@ -127,6 +127,9 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     ++consumed;
     if (ins.kind == OpKind::exit) break;
     if (ins.kind == OpKind::barrier) {
+      // The block is released barrier_delay cycles after the last drain: the
+      // warp idles until then, inside the section it closes.
+      drain += hw.barrier_delay;
       close_section();
       continue;
     }

@@ -23,6 +23,7 @@ Status make_hardware_preset(const char* name, std::uint32_t memory_latency,
     hw.branch_delay = preset.branch_delay;
     hw.result_delay = preset.result_delay;
     hw.latency_from_issue = preset.latency_from_issue;
+    hw.barrier_delay = preset.barrier_delay;
     out = hw;
     return Status::ok;
   }

@@ -142,6 +142,7 @@ class BlockScheduleOracle {
       if (all_blocked) {
         std::uint64_t release = s.t;
         for (std::size_t k = 0; k < s.w.size(); ++k) release = std::max(release, s.w[k].drain);
+        release += hw_.barrier_delay;
         for (std::size_t k = 0; k < s.w.size(); ++k) {
           if (at_end(s, k)) continue;
           ++s.w[k].pc;

@@ -69,12 +69,12 @@ TEST(ReadersPtx, HandCheckedOperandsAndUnits) {
     Regs dst, src;
   };
   const std::vector<Want> want = {
-      {"mem", OpKind::load, {0}, {}},
+      {"mem_param", OpKind::load, {0}, {}},         // parameter space
       {"alu", OpKind::compute, {1}, {}},            // %tid.x is no dependency
       {"alu", OpKind::compute, {2, 3}, {1}},        // two predicate results
       {"branch", OpKind::branch, {}, {2}},          // the guard is a source
       {"mem", OpKind::load, {4, 5}, {0}},           // vector result, address register
-      {"mem", OpKind::store, {}, {0, 4}},           // a store writes no register
+      {"mem_shared", OpKind::store, {}, {0, 4}},    // a store writes no register
       {"fp_mad", OpKind::compute, {6}, {4, 5}},     // immediates are no registers
       {"dp_div", OpKind::compute, {7}, {8, 9}},     // f64 division on the SFU numbers
       {nullptr, OpKind::barrier, {}, {}},
@@ -217,7 +217,7 @@ TEST(ReadersHardware, NativeExampleEqualsThePreset) {
 
 TEST(ReadersHardware, PresetHasTheAluUnitOnTheIntPipe) {
   const HardwareConfig c = orin();
-  EXPECT_EQ(c.hw.unit_count, 20u);
+  EXPECT_EQ(c.hw.unit_count, 22u);
   const int alu = find_unit(c.hw, "alu");
   ASSERT_GE(alu, 0);
   EXPECT_EQ(c.hw.units[static_cast<std::size_t>(alu)].initiation, 1u);

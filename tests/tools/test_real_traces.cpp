@@ -37,13 +37,11 @@ std::vector<fs::path> files_in(const fs::path& dir, const std::string& ext) {
 }
 
 // Traces whose observed time the model does not yet cover: data-dependent
-// memory behaviour the PTX trace does not record (uncoalesced accesses, bank
-// conflicts; docs/multiphase.md). Any other trace below its observed time is
+// memory behaviour the PTX trace does not record (uncoalesced accesses;
+// docs/multiphase.md). Any other trace below its observed time is
 // a regression; a listed trace that comes back above it must leave the list.
 const std::set<std::string> kKnownBelowObserved = {
-    "_Z14calculate_tempiPfS_iiiiffffff7.trace",  // hotspot
-    "_Z12lud_diagonalPfii1.trace",               // lud
-    "_Z6euclidPcffPfiii1.trace",                 // nn
+    "_Z6euclidPcffPfiii1.trace",  // nn: uncoalesced byte loads
 };
 
 TEST(RealTraces, SingleWarpBoundAgainstGpgpuSim) {

@@ -103,6 +103,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       for (const WarpState& s : st) {
         if (!s.done) release = std::max(release, s.drain);
       }
+      release += hw.barrier_delay;
       sim.releases.push_back(release);
       for (WarpState& s : st) {
         if (s.done) continue;

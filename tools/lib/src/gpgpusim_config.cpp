@@ -134,13 +134,17 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     const auto it = memory_options.find(key);
     return it == memory_options.end() ? fallback : it->second;
   };
-  // With perfect memory every access completes at L1/shared-memory latency;
-  // otherwise the uncontended miss path L1 + L2 + DRAM (GPGPU-Sim's
-  // defaults where the file is silent). Neither is a bound under
-  // contention: docs/trace-formats.md.
+  // Global memory: with perfect memory an access leaves the load/store
+  // unit after a fixed pipeline (kGpgpuSimPerfectMemoryLatency, calibrated
+  // on the single-warp traces); otherwise the uncontended miss path L1 + L2 +
+  // DRAM (GPGPU-Sim's defaults where the file is silent). Neither is a bound
+  // under contention or for uncoalesced accesses: docs/trace-formats.md.
+  // Shared memory: the configured latency plus the load/store pipeline, as
+  // in the presets; kernel-parameter loads: the configured latency.
+  const std::uint64_t smem = opt("-gpgpu_smem_latency", 3);
   std::uint64_t mem = 0;
   if (opt("-gpgpu_perfect_mem", 0) != 0) {
-    mem = std::max(opt("-gpgpu_smem_latency", 3), opt("-gpgpu_l1_latency", 1));
+    mem = kGpgpuSimPerfectMemoryLatency;
   } else {
     mem = opt("-gpgpu_l1_latency", 1) + opt("-gpgpu_l2_rop_latency", 85) + opt("-dram_latency", 30);
   }
@@ -155,6 +159,9 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     u.initiation = static_cast<std::uint32_t>(initiation[i]);
     u.latency = kAmpereUnits[i].latency == kMemoryLatency ? c.memory_latency
                                                            : static_cast<std::uint32_t>(latency[i]);
+    const std::string_view unit_name = kAmpereUnits[i].name;
+    if (unit_name == "mem_shared") u.latency = static_cast<std::uint32_t>(smem + kGpgpuSimLoadStorePipeline);
+    if (unit_name == "mem_param") u.latency = static_cast<std::uint32_t>(smem);
     u.resource = kAmpereUnits[i].resource;
   }
   // The pipeline around the units is GPGPU-Sim's own, as in the presets
@@ -163,6 +170,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   c.hw.branch_delay = kGpgpuSimBranchDelay;
   c.hw.result_delay = kGpgpuSimResultDelay;
   c.hw.latency_from_issue = true;
+  c.hw.barrier_delay = kGpgpuSimBarrierDelay;
   add_alu_unit(c.hw, name);
   return c;
 }

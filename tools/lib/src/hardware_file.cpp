@@ -106,6 +106,8 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareDescr
       hw.branch_delay = count(0);
     } else if (k == "result_delay") {
       hw.result_delay = count(0);
+    } else if (k == "barrier_delay") {
+      hw.barrier_delay = count(0);
     } else if (k == "latency_from_issue") {
       if (!v.is_boolean()) {
         throw ToolError(fmt::format("{}: 'latency_from_issue' must be true or false", at(name, v)));
@@ -114,7 +116,7 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareDescr
     } else {
       throw ToolError(fmt::format(
           "{}: unknown key '{}' in [pipeline] (expected issue_interval, branch_delay, "
-          "result_delay, latency_from_issue)",
+          "result_delay, latency_from_issue, barrier_delay)",
           at(name, v), k));
     }
   }

@@ -22,11 +22,12 @@ std::string opcode_of(const Instruction& ins, const HardwareDescription& hw) {
   switch (ins.kind) {
     case OpKind::load:
     case OpKind::store:
-      if (unit != "mem") {
+      if (unit != "mem" && unit != "mem_shared" && unit != "mem_param") {
         throw ToolError(fmt::format("the native format has no {} on unit '{}'",
                                     ins.kind == OpKind::load ? "load" : "store", unit));
       }
-      return ins.kind == OpKind::load ? "load" : "store";
+      return std::string(ins.kind == OpKind::load ? "load" : "store") +
+             (unit == "mem_shared" ? ".shared" : unit == "mem_param" ? ".param" : "");
     case OpKind::branch:
       if (unit != "branch") {
         throw ToolError(fmt::format("the native format has no branch on unit '{}'", unit));
@@ -35,7 +36,7 @@ std::string opcode_of(const Instruction& ins, const HardwareDescription& hw) {
     default:
       // A compute instruction on "mem" or "branch" would read back as a load
       // or a branch.
-      if (unit == "mem" || unit == "branch") {
+      if (unit == "mem" || unit == "mem_shared" || unit == "mem_param" || unit == "branch") {
         throw ToolError(fmt::format("the native format has no compute on unit '{}'", unit));
       }
       return unit;

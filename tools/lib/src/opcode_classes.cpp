@@ -60,10 +60,12 @@ constexpr Entry kSass[] = {
     {"HMMA", "tensor", kC}, {"IMMA", "tensor", kC}, {"BMMA", "tensor", kC},
     {"DMMA", "tensor", kC}, {"HGMMA", "tensor", kC},
     // Memory.
-    {"LDG", "mem", kLd}, {"LDS", "mem", kLd}, {"LDC", "mem", kLd}, {"LD", "mem", kLd},
-    {"LDL", "mem", kLd}, {"LDSM", "mem", kLd}, {"LDGSTS", "mem", kLd}, {"TEX", "mem", kLd},
-    {"TLD", "mem", kLd}, {"ATOM", "mem", kLd}, {"ATOMS", "mem", kLd}, {"ATOMG", "mem", kLd},
-    {"STG", "mem", kSt}, {"STS", "mem", kSt}, {"ST", "mem", kSt}, {"STL", "mem", kSt},
+    // Memory: shared-memory and constant accesses have units of their own
+    // (hardware_presets.hpp; a description without them falls back to mem).
+    {"LDG", "mem", kLd}, {"LDS", "mem_shared", kLd}, {"LDC", "mem_param", kLd}, {"LD", "mem", kLd},
+    {"LDL", "mem", kLd}, {"LDSM", "mem_shared", kLd}, {"LDGSTS", "mem", kLd}, {"TEX", "mem", kLd},
+    {"TLD", "mem", kLd}, {"ATOM", "mem", kLd}, {"ATOMS", "mem_shared", kLd}, {"ATOMG", "mem", kLd},
+    {"STG", "mem", kSt}, {"STS", "mem_shared", kSt}, {"ST", "mem", kSt}, {"STL", "mem", kSt},
     {"RED", "mem", kSt},
 };
 
@@ -97,6 +99,17 @@ bool has_component(std::string_view opcode, std::string_view part) {
     pos = dot + 1;
   }
   return false;
+}
+
+// The state space of a PTX memory opcode picks its unit: .shared on the
+// shared-memory unit, .param on the parameter unit, the rest (global, local,
+// const, generic, texture) on mem. (Constant-space loads time like global
+// ones under GPGPU-Sim's perfect memory; parameter loads do not:
+// docs/multiphase.md.)
+const char* memory_unit(std::string_view opcode) {
+  if (has_component(opcode, "shared")) return "mem_shared";
+  if (has_component(opcode, "param")) return "mem_param";
+  return "mem";
 }
 
 // PTX: the value type among the modifiers picks GPGPU-Sim's list.
@@ -152,9 +165,9 @@ std::optional<OpcodeClass> classify_ptx(std::string_view opcode) {
   if (base == "mma" || base == "wmma") return OpcodeClass{"tensor", kC};
   if (base == "ld" || base == "ldu" || base == "atom" || base == "tex" || base == "tld4" ||
       base == "suld" || base == "prefetch") {
-    return OpcodeClass{"mem", kLd};
+    return OpcodeClass{memory_unit(opcode), kLd};
   }
-  if (base == "st" || base == "red" || base == "sust") return OpcodeClass{"mem", kSt};
+  if (base == "st" || base == "red" || base == "sust") return OpcodeClass{memory_unit(opcode), kSt};
   if (base == "bra" || base == "brx" || base == "call" || base == "brkpt") {
     return OpcodeClass{"branch", kBr};
   }
@@ -176,7 +189,9 @@ std::optional<OpcodeClass> classify_ptx(std::string_view opcode) {
 OpcodeClass opcode_class_from_name(std::string_view unit_or_kind) {
   if (unit_or_kind == "barrier") return {"", OpKind::barrier};
   if (unit_or_kind == "exit") return {"", OpKind::exit};
-  if (unit_or_kind == "mem") return {"mem", kLd};
+  if (unit_or_kind == "mem" || unit_or_kind == "mem_shared" || unit_or_kind == "mem_param") {
+    return {std::string(unit_or_kind), kLd};
+  }
   if (unit_or_kind == "branch") return {"branch", kBr};
   return {std::string(unit_or_kind), kC};
 }
@@ -184,10 +199,14 @@ OpcodeClass opcode_class_from_name(std::string_view unit_or_kind) {
 std::optional<OpcodeClass> classify_native(std::string_view opcode) {
   if (opcode == "load") return OpcodeClass{"mem", kLd};
   if (opcode == "store") return OpcodeClass{"mem", kSt};
+  if (opcode == "load.shared") return OpcodeClass{"mem_shared", kLd};
+  if (opcode == "store.shared") return OpcodeClass{"mem_shared", kSt};
+  if (opcode == "load.param") return OpcodeClass{"mem_param", kLd};
+  if (opcode == "store.param") return OpcodeClass{"mem_param", kSt};
   static constexpr std::string_view kNames[] = {
       "int_add", "int_max", "int_mul", "int_mad", "int_div", "fp_add", "fp_max", "fp_mul",
       "fp_mad",  "fp_div",  "dp_add",  "dp_max",  "dp_mul",  "dp_mad", "dp_div", "sfu",
-      "tensor",  "mem",     "branch",  "alu",     "barrier", "exit",
+      "tensor",  "mem",     "mem_shared", "mem_param", "branch", "alu", "barrier", "exit",
   };
   for (std::string_view n : kNames) {
     if (opcode == n) return opcode_class_from_name(opcode);

@@ -120,7 +120,12 @@ std::pair<std::uint16_t, OpKind> OpcodeResolver::resolve(std::string_view opcode
   }
   std::pair<std::uint16_t, OpKind> out{0, cls->kind};
   if (cls->kind != OpKind::barrier && cls->kind != OpKind::exit) {
-    const int u = find_unit(config_.hw, cls->unit.c_str());
+    int u = find_unit(config_.hw, cls->unit.c_str());
+    // A description without the memory-space units runs every access on mem.
+    if (u < 0 && (cls->unit == "mem_shared" || cls->unit == "mem_param")) {
+      cls->unit = "mem";
+      u = find_unit(config_.hw, "mem");
+    }
     if (u < 0 || cls->unit.size() >= kUnitNameSize) {
       fail_at(file, line,
               fmt::format("opcode '{}' maps to unit '{}', which the hardware description ({}) "
