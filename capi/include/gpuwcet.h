@@ -145,6 +145,18 @@ typedef struct gpuwcet_makespan_result {
 /* Sets struct_size; zeroes the rest. Returns GPUWCET_INVALID_ARGUMENT on NULL. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_makespan_result_init(gpuwcet_makespan_result* r);
 
+/* The order-aware closed-form bound min(B1, B2) of docs/makespan-search.md:
+ * safe, never above gpuwcet_makespan_pessimistic, and exact on the paper's
+ * Fig. 6 and Fig. 7 strings (LLCLL, LCLCL with sigma_L = 1/2). It reads the
+ * string's order, so it needs `scratch` of at least the transformed length
+ * in bytes (gpuwcet_transformed_length). Fills *result with method
+ * PESSIMISTIC, safe = 1. Returns GPUWCET_BUFFER_TOO_SMALL for a small (or
+ * NULL) scratch, or any status of gpuwcet_makespan_pessimistic, leaving
+ * *result untouched. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_makespan_order_aware(
+    const gpuwcet_sm_desc* sm, const char* kernel, size_t kernel_len, uint64_t warps,
+    uint8_t* scratch, size_t scratch_len, gpuwcet_makespan_result* result);
+
 /* Safe pessimistic makespan of `warps` warps running `kernel` on `sm`
  * (docs/makespan-bounds.md). Fills *result with method PESSIMISTIC, safe = 1.
  * Returns GPUWCET_ZERO_WARPS, GPUWCET_OVERFLOW, or any status of

@@ -94,6 +94,39 @@ gpuwcet_status gpuwcet_makespan_pessimistic(const gpuwcet_sm_desc* sm, const cha
                      GPUWCET_METHOD_PESSIMISTIC, true);
 }
 
+gpuwcet_status gpuwcet_makespan_order_aware(const gpuwcet_sm_desc* sm, const char* kernel,
+                                            size_t kernel_len, uint64_t warps, uint8_t* scratch,
+                                            size_t scratch_len, gpuwcet_makespan_result* result) {
+  if (result == nullptr ||
+      !gpuwcet::capi::struct_size_ok(result->struct_size, sizeof(gpuwcet_makespan_result))) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
+  gpuwcet::SmDescription core;
+  gpuwcet::TransformedShape shape;
+  Status st = shape_of(sm, kernel, kernel_len, core, shape, nullptr);
+  if (st != Status::ok) return to_c(st);
+  if (scratch == nullptr || scratch_len < shape.length) return GPUWCET_BUFFER_TOO_SMALL;
+  std::string_view view;
+  (void)gpuwcet::capi::kernel_view(kernel, kernel_len, view);  // checked by shape_of
+  std::size_t n = 0;
+  st = gpuwcet::transform_to_classes(core, view, gsl::span<std::uint8_t>(scratch, scratch_len), n);
+  std::uint64_t cycles = 0;
+  std::uint64_t lower = 0;
+  if (st == Status::ok) {
+    st = gpuwcet::order_aware_makespan_bound(shape, gsl::span<const std::uint8_t>(scratch, n), warps,
+                                             cycles);
+  }
+  if (st == Status::ok) st = gpuwcet::makespan_lower_bound(shape, warps, lower);
+  if (st != Status::ok) return to_c(st);
+  result->method = GPUWCET_METHOD_PESSIMISTIC;
+  result->makespan = cycles;
+  result->lower_bound = lower;
+  result->upper_bound = cycles;
+  result->exact = cycles == lower ? 1 : 0;
+  result->safe = 1;
+  return GPUWCET_OK;
+}
+
 gpuwcet_status gpuwcet_makespan_paper_estimate(const gpuwcet_sm_desc* sm, const char* kernel,
                                                size_t kernel_len, uint64_t warps,
                                                gpuwcet_makespan_result* result) {

@@ -67,6 +67,34 @@ static void test_pessimistic(void) {
   CHECK(paper_r.makespan == 4 && paper_r.safe == 0 && paper_r.exact == 0);
 }
 
+static void test_order_aware(void) {
+  /* LLCLL, sigma 1/1, W = 600 (the paper's Fig. 6): the search certifies a
+   * worst case of 2401 = 4W + 1 (docs/makespan-search.md); the order-aware
+   * bound reaches it, B1 says 3000. LL, sigma_L = 2, W = 4: worst case 5
+   * (Fig. 2-style hand schedule above). */
+  gpuwcet_sm_desc sm = fermi_like(32, 32);
+  gpuwcet_sm_desc wide = fermi_like(64, 32);
+  gpuwcet_makespan_result r, b1;
+  uint8_t scratch[8];
+  CHECK(gpuwcet_makespan_result_init(&r) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_result_init(&b1) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_order_aware(&sm, "LLCLL", 5, 600, scratch, sizeof scratch, &r) ==
+        GPUWCET_OK);
+  CHECK(r.makespan == 2401 && r.safe == 1 && r.upper_bound == 2401);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "LLCLL", 5, 600, &b1) == GPUWCET_OK);
+  CHECK(b1.makespan == 3000);
+  CHECK(gpuwcet_makespan_order_aware(&wide, "LL", 2, 4, scratch, sizeof scratch, &r) == GPUWCET_OK);
+  CHECK(r.makespan >= 5);
+  CHECK(gpuwcet_makespan_order_aware(&sm, "LLCLL", 5, 600, scratch, 4, &r) ==
+        GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(gpuwcet_makespan_order_aware(&sm, "LLCLL", 5, 600, NULL, 0, &r) ==
+        GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(gpuwcet_makespan_order_aware(&sm, "LLCLL", 5, 0, scratch, sizeof scratch, &r) ==
+        GPUWCET_ZERO_WARPS);
+  CHECK(gpuwcet_makespan_order_aware(&sm, "LLCLL", 5, 600, scratch, sizeof scratch, NULL) ==
+        GPUWCET_INVALID_ARGUMENT);
+}
+
 static void test_bad_input(void) {
   gpuwcet_sm_desc sm = fermi_like(16, 32);
   gpuwcet_makespan_result r;
@@ -106,6 +134,7 @@ int main(void) {
   test_version();
   test_transform_figure1();
   test_pessimistic();
+  test_order_aware();
   test_bad_input();
   printf("capi: %d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;

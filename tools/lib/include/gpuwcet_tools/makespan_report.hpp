@@ -29,6 +29,9 @@ struct MakespanReport {
   bool exact = false;
   bool safe = true;
   std::uint64_t safe_pessimistic = 0;  // always computed, for comparison
+  // The order-aware closed form min(B1, B2) (docs/makespan-search.md), safe
+  // and never above safe_pessimistic; --method pessimistic answers with it.
+  std::uint64_t order_aware = 0;
   std::uint64_t paper_estimate = 0;    // Eqs. (5)-(7), never safe in general
   std::uint64_t nodes = 0;             // search expansions (exact and approx methods)
   std::uint64_t approx_group = 0;      // approx: the y of Eq. (43) that reaches the minimum
