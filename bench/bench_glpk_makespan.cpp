@@ -52,10 +52,15 @@ SearchRun search(const std::vector<std::uint8_t>& instr, const std::vector<std::
   for (std::size_t u = 0; u < capacity.size(); ++u) in.capacity[u] = capacity[u];
   in.warps = warps;
   gpuwcet::SearchOptions options;
-  // These instances have at most C(W + I, I) <= 462 count states (LLCLL,
-  // W = 6): a memo of 2^9 entries holds them all, and the arena is cleared
-  // per search, so a larger memo would only measure the clearing.
-  options.memo_entries = 1u << 9;
+  // A search visits at most C(W + I, I) count states (I = string length):
+  // the memo is sized to hold them all (next power of two), as a caller
+  // sizing its arena for this problem would; a larger memo would only
+  // measure clearing it.
+  std::uint64_t states = 1;
+  for (std::uint64_t k = 1; k <= instr.size(); ++k) states = states * (warps + k) / k;
+  std::uint64_t memo = 16;
+  while (memo < states) memo *= 2;
+  options.memo_entries = memo;
   std::size_t bytes = 0;
   if (gpuwcet::makespan_search_arena_bytes(in, options, bytes) != gpuwcet::Status::ok) return {"-", 0};
   std::vector<std::byte> arena(bytes);
