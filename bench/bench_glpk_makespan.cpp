@@ -5,7 +5,7 @@
 // time is reported, so that sub-millisecond times are resolved.
 // A plain timed program, not part of the test suite:
 //   build-glpk/bench/bench_glpk_makespan [time_limit_seconds=120] [--quick]
-// --quick runs only the instances (LLC W = 2..4, LLCLL W = 2..3).
+// --quick runs only the small instances (LLC W = 2..4, LLCLL W = 2..3).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
     }
   }
   const std::vector<std::uint64_t> capacity{1, 1};  // capacities L = 1, C = 1
-  // The instances (LLC W = 2..4, LLCLL W = 2..3), then larger W
+  // The small instances (LLC W = 2..4, LLCLL W = 2..3), then larger W
   // to show where each formulation stops scaling.
   const Instance instances[] = {{"LLC", 2, true},    {"LLC", 3, true},    {"LLC", 4, true},
                                 {"LLCLL", 2, true},  {"LLCLL", 3, true},  {"LLC", 5, false},
