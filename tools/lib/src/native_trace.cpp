@@ -106,11 +106,11 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       OperandSet ops;
       for (std::string_view r : split_ws(dst_part)) {
         if (!register_name(r)) fail_at(name, line, fmt::format("'{}' is not a register name", r));
-        ops.add_dst(registers.id(std::string(r), name, line));
+        ops.add_dst(registers.id(r, name, line));
       }
       for (std::string_view r : split_ws(src_part)) {
         if (!register_name(r)) fail_at(name, line, fmt::format("'{}' is not a register name", r));
-        ops.add_src(registers.id(std::string(r), name, line));
+        ops.add_src(registers.id(r, name, line));
       }
       const auto [unit, kind] = resolver.resolve(opcode, name, line);
       WarpTrace& w = out.blocks.back().warps.back();

@@ -118,7 +118,7 @@ class Reader {
   }
 
   std::uint16_t reg(std::string_view name) {
-    return registers_.id(std::string(name), name_, line_);
+    return registers_.id(name, name_, line_);
   }
 
   // Every non-special register named in an operand.

@@ -69,7 +69,7 @@ std::uint16_t RegisterMap::id(const std::string& space, std::uint64_t number,
   return id(space + std::to_string(number), file, line);
 }
 
-std::uint16_t RegisterMap::id(const std::string& name, const std::string& file, std::size_t line) {
+std::uint16_t RegisterMap::id(std::string_view name, const std::string& file, std::size_t line) {
   const auto it = names_.find(name);
   if (it != names_.end()) return it->second;
   // Register ids are 16-bit in the model; the core sizes its scoreboard by
@@ -79,7 +79,7 @@ std::uint16_t RegisterMap::id(const std::string& name, const std::string& file, 
                                     std::numeric_limits<std::uint16_t>::max()));
   }
   const auto id = static_cast<std::uint16_t>(names_.size());
-  names_.emplace(name, id);
+  names_.emplace(std::string(name), id);
   return id;
 }
 
@@ -94,8 +94,8 @@ void OperandSet::add_src(std::uint16_t r) {
 std::pair<std::uint16_t, OpKind> OpcodeResolver::resolve(std::string_view opcode,
                                                          const std::string& file,
                                                          std::size_t line) {
+  if (const auto it = cache_.find(opcode); it != cache_.end()) return it->second;
   const std::string key(opcode);
-  if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
 
   std::optional<OpcodeClass> cls;
   std::size_t best = 0;

@@ -51,11 +51,13 @@ class RegisterMap {
  public:
   std::uint16_t id(const std::string& space, std::uint64_t number, const std::string& file,
                    std::size_t line);
-  std::uint16_t id(const std::string& name, const std::string& file, std::size_t line);
+  std::uint16_t id(std::string_view name, const std::string& file, std::size_t line);
   std::size_t size() const { return names_.size(); }
 
  private:
-  std::map<std::string, std::uint16_t> names_;
+  // Transparent comparator: lookups by string_view allocate nothing (one
+  // lookup per operand of a multi-million-instruction trace).
+  std::map<std::string, std::uint16_t, std::less<>> names_;
 };
 
 // Register lists with the model's limits; repeated registers count once.
@@ -84,7 +86,7 @@ class OpcodeResolver {
   const HardwareConfig& config_;
   Builtin builtin_;
   bool unit_names_;
-  std::unordered_map<std::string, std::pair<std::uint16_t, OpKind>> cache_;
+  std::map<std::string, std::pair<std::uint16_t, OpKind>, std::less<>> cache_;
 };
 
 // Builds an instruction; throws "file:line: ..." when the operand counts
