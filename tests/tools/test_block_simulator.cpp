@@ -63,7 +63,28 @@ HardwareDescription random_hw(std::mt19937_64& rng, std::uint32_t mem_latency) {
     if (u > 0 && rng() % 4 == 0) hw.units[u].resource = static_cast<std::uint16_t>(rng() % u);
   }
   hw.units[0].latency = mem_latency;
+  // Half of the hand-made descriptions also get a random pipeline around the
+  // units (block_model.hpp): the bounds must hold for every such timing.
+  if (rng() % 2 == 0) {
+    hw.issue_interval = 1 + static_cast<std::uint32_t>(rng() % 3);
+    hw.branch_delay = static_cast<std::uint32_t>(rng() % 3);
+    hw.result_delay = static_cast<std::uint32_t>(rng() % 4);
+    hw.latency_from_issue = rng() % 2 == 0;
+    hw.barrier_delay = static_cast<std::uint32_t>(rng() % 21);
+  }
   return hw;
+}
+
+// Hand-made descriptions get a uniform compute mix (no unit is named
+// "branch"): every seventh instruction becomes a branch, in every warp alike,
+// so that branch_delay is exercised too.
+std::vector<std::vector<Instruction>> with_branches(std::vector<std::vector<Instruction>> block) {
+  for (auto& warp : block) {
+    for (std::size_t i = 3; i < warp.size(); i += 7) {
+      if (warp[i].kind == OpKind::compute) warp[i].kind = OpKind::branch;
+    }
+  }
+  return block;
 }
 
 TEST(BlockSimulator, Example3SingleWarp) {
@@ -102,7 +123,7 @@ TEST(BlockSimulator, SingleWarpAgreesWithAlgorithm1) {
     o.barriers = rng() % 3;
     o.registers = kRegisters;
     o.dependency = 0.2 + 0.7 * static_cast<double>(rng() % 8) / 8.0;
-    const auto block = generate_block(hw, o, rng);
+    const auto block = with_branches(generate_block(hw, o, rng));
     const WarpProfile p = profile(hw, block[0]);
     const BlockSimulation sim = simulate_block(hw, block, kRegisters, {});
     ASSERT_EQ(sim.cycles, p.result.total_cycles) << n;
@@ -146,7 +167,7 @@ TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
     o.registers = kRegisters;
     o.same_code = rng() % 2 == 0;
     o.dependency = static_cast<double>(rng() % 10) / 10.0;
-    const auto block = generate_block(hw, o, rng);
+    const auto block = with_branches(generate_block(hw, o, rng));
     const BlockBound b = bound(hw, block);
     for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
                                    SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
@@ -182,7 +203,7 @@ TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
     o.registers = 8;
     o.same_code = rng() % 2 == 0;
     o.dependency = static_cast<double>(rng() % 10) / 10.0;
-    const auto block = generate_block(hw, o, rng);
+    const auto block = with_branches(generate_block(hw, o, rng));
     const BlockBound b = bound(hw, block);
     gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
     const std::uint64_t worst = oracle.worst_case();
@@ -214,7 +235,7 @@ TEST(BlockSimulator, OracleAgreesWithSimulatorOnOneWarp) {
     o.instructions = 1 + rng() % 40;
     o.barriers = rng() % 3;
     o.registers = kRegisters;
-    const auto block = generate_block(hw, o, rng);
+    const auto block = with_branches(generate_block(hw, o, rng));
     gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
     ASSERT_EQ(oracle.worst_case(), simulate_block(hw, block, kRegisters, {}).cycles) << n;
   }
