@@ -8,8 +8,6 @@
 #include "gpuwcet_makespan_ilp.h"
 
 #ifdef GPUWCET_HAVE_GLPK
-#include <vector>
-
 #include "gpuwcet_glpk/makespan_ilp.hpp"
 #endif
 
@@ -57,21 +55,14 @@ gpuwcet_status gpuwcet_makespan_ilp(const gpuwcet_sm_desc* sm, const char* kerne
   if (st != Status::ok) return to_c(st);
   if (warps == 0) return GPUWCET_ZERO_WARPS;
 #ifdef GPUWCET_HAVE_GLPK
-  // Refuse before allocating the transformed string: the ILP would refuse
-  // a model this long anyway.
-  if (shape.length > gpuwcet::glpk::kMaxIlpColumns) return GPUWCET_KERNEL_TOO_LONG;
-  std::vector<std::uint8_t> instr(shape.length);
-  std::size_t written = 0;
-  st = gpuwcet::transform_to_classes(core, view, instr, written);
-  if (st != Status::ok) return to_c(st);
-  std::vector<std::uint64_t> capacity(shape.capacity.begin(),
-                                      shape.capacity.begin() + shape.class_count);
   gpuwcet::glpk::IlpOptions ilp;
   ilp.formulation = o.formulation == GPUWCET_ILP_PAPER ? gpuwcet::glpk::IlpFormulation::paper
                                                        : gpuwcet::glpk::IlpFormulation::symmetric;
   ilp.time_limit_seconds = static_cast<double>(o.time_limit_ms) / 1000.0;
-  const gpuwcet::glpk::IlpResult r = gpuwcet::glpk::solve_makespan_ilp(
-      gsl::span<const std::uint8_t>(instr.data(), written), capacity, warps, ilp);
+  // The transformed string is built inside the GLPK library, which may
+  // allocate and catches a failure; this function allocates nothing.
+  const gpuwcet::glpk::IlpResult r =
+      gpuwcet::glpk::solve_kernel_makespan_ilp(core, view, shape, warps, ilp);
   if (!gpuwcet::has_result(r.status)) return to_c(r.status);
   result->method = GPUWCET_METHOD_GLPK;
   result->makespan = r.upper_bound;

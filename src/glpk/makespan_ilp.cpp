@@ -482,4 +482,28 @@ IlpResult solve_makespan_ilp(gsl::span<const std::uint8_t> instr,
   }
 }
 
+IlpResult solve_kernel_makespan_ilp(const SmDescription& sm, std::string_view kernel,
+                                    const TransformedShape& shape, std::uint64_t warps,
+                                    const IlpOptions& options) {
+  IlpResult failed;
+  // Refuse before allocating the transformed string: the model would be
+  // refused for its size anyway.
+  if (shape.length > kMaxIlpColumns) {
+    failed.status = Status::kernel_too_long;
+    return failed;
+  }
+  try {
+    std::vector<std::uint8_t> instr(static_cast<std::size_t>(shape.length));
+    std::size_t written = 0;
+    failed.status = transform_to_classes(sm, kernel, instr, written);
+    if (failed.status != Status::ok) return failed;
+    return solve_makespan_ilp(gsl::span<const std::uint8_t>(instr.data(), written),
+                              gsl::span<const std::uint64_t>(shape.capacity.data(), shape.class_count),
+                              warps, options);
+  } catch (const std::bad_alloc&) {
+    failed.status = Status::solver_failed;
+    return failed;
+  }
+}
+
 }  // namespace gpuwcet::glpk

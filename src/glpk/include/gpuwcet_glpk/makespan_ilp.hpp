@@ -7,10 +7,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include <gsl/span>
 
+#include "gpuwcet/kernel_string.hpp"
+#include "gpuwcet/sm_model.hpp"
 #include "gpuwcet/status.hpp"
 
 namespace gpuwcet::glpk {
@@ -63,5 +66,14 @@ struct IlpResult {
 IlpResult solve_makespan_ilp(gsl::span<const std::uint8_t> instr,
                              gsl::span<const std::uint64_t> capacity, std::uint64_t warps,
                              const IlpOptions& options);
+
+// The same for a kernel string of the SM model, transformed here (shape from
+// analyze_kernel): the class-index copy of a string of up to kMaxIlpColumns
+// instructions is allocated in this library, which catches an allocation
+// failure (solver_failed), so that callers built without exceptions (the C
+// API) allocate nothing themselves.
+IlpResult solve_kernel_makespan_ilp(const SmDescription& sm, std::string_view kernel,
+                                    const TransformedShape& shape, std::uint64_t warps,
+                                    const IlpOptions& options);
 
 }  // namespace gpuwcet::glpk
