@@ -20,21 +20,17 @@ Status shape_of(const gpuwcet_sm_desc* sm, const char* kernel, size_t kernel_len
 
 using BoundFn = Status (*)(const gpuwcet::TransformedShape&, std::uint64_t, std::uint64_t&);
 
-gpuwcet_status closed_form(const gpuwcet_sm_desc* sm, const char* kernel, size_t kernel_len,
-                           uint64_t warps, gpuwcet_makespan_result* result, BoundFn bound,
-                           gpuwcet_method method, bool safe) {
-  if (result == nullptr ||
-      !gpuwcet::capi::struct_size_ok(result->struct_size, sizeof(gpuwcet_makespan_result))) {
-    return GPUWCET_INVALID_ARGUMENT;
-  }
-  gpuwcet::SmDescription core;
-  gpuwcet::TransformedShape shape;
-  Status st = shape_of(sm, kernel, kernel_len, core, shape, nullptr);
-  if (st != Status::ok) return to_c(st);
-  std::uint64_t cycles = 0;
+bool result_ok(const gpuwcet_makespan_result* result) {
+  return result != nullptr &&
+         gpuwcet::capi::struct_size_ok(result->struct_size, sizeof(gpuwcet_makespan_result));
+}
+
+// Writes a closed-form answer of `cycles` with the trivial lower bound.
+gpuwcet_status write_closed_form(const gpuwcet::TransformedShape& shape, uint64_t warps,
+                                 std::uint64_t cycles, gpuwcet_method method, bool safe,
+                                 gpuwcet_makespan_result* result) {
   std::uint64_t lower = 0;
-  st = bound(shape, warps, cycles);
-  if (st == Status::ok) st = gpuwcet::makespan_lower_bound(shape, warps, lower);
+  const Status st = gpuwcet::makespan_lower_bound(shape, warps, lower);
   if (st != Status::ok) return to_c(st);
   result->method = method;
   result->makespan = cycles;
@@ -44,6 +40,20 @@ gpuwcet_status closed_form(const gpuwcet_sm_desc* sm, const char* kernel, size_t
   result->exact = (safe && cycles == lower) ? 1 : 0;
   result->safe = safe ? 1 : 0;
   return GPUWCET_OK;
+}
+
+gpuwcet_status closed_form(const gpuwcet_sm_desc* sm, const char* kernel, size_t kernel_len,
+                           uint64_t warps, gpuwcet_makespan_result* result, BoundFn bound,
+                           gpuwcet_method method, bool safe) {
+  if (!result_ok(result)) return GPUWCET_INVALID_ARGUMENT;
+  gpuwcet::SmDescription core;
+  gpuwcet::TransformedShape shape;
+  Status st = shape_of(sm, kernel, kernel_len, core, shape, nullptr);
+  if (st != Status::ok) return to_c(st);
+  std::uint64_t cycles = 0;
+  st = bound(shape, warps, cycles);
+  if (st != Status::ok) return to_c(st);
+  return write_closed_form(shape, warps, cycles, method, safe, result);
 }
 
 }  // namespace
@@ -97,10 +107,7 @@ gpuwcet_status gpuwcet_makespan_pessimistic(const gpuwcet_sm_desc* sm, const cha
 gpuwcet_status gpuwcet_makespan_order_aware(const gpuwcet_sm_desc* sm, const char* kernel,
                                             size_t kernel_len, uint64_t warps, uint8_t* scratch,
                                             size_t scratch_len, gpuwcet_makespan_result* result) {
-  if (result == nullptr ||
-      !gpuwcet::capi::struct_size_ok(result->struct_size, sizeof(gpuwcet_makespan_result))) {
-    return GPUWCET_INVALID_ARGUMENT;
-  }
+  if (!result_ok(result)) return GPUWCET_INVALID_ARGUMENT;
   gpuwcet::SmDescription core;
   gpuwcet::TransformedShape shape;
   Status st = shape_of(sm, kernel, kernel_len, core, shape, nullptr);
@@ -111,20 +118,12 @@ gpuwcet_status gpuwcet_makespan_order_aware(const gpuwcet_sm_desc* sm, const cha
   std::size_t n = 0;
   st = gpuwcet::transform_to_classes(core, view, gsl::span<std::uint8_t>(scratch, scratch_len), n);
   std::uint64_t cycles = 0;
-  std::uint64_t lower = 0;
   if (st == Status::ok) {
     st = gpuwcet::order_aware_makespan_bound(shape, gsl::span<const std::uint8_t>(scratch, n), warps,
                                              cycles);
   }
-  if (st == Status::ok) st = gpuwcet::makespan_lower_bound(shape, warps, lower);
   if (st != Status::ok) return to_c(st);
-  result->method = GPUWCET_METHOD_PESSIMISTIC;
-  result->makespan = cycles;
-  result->lower_bound = lower;
-  result->upper_bound = cycles;
-  result->exact = cycles == lower ? 1 : 0;
-  result->safe = 1;
-  return GPUWCET_OK;
+  return write_closed_form(shape, warps, cycles, GPUWCET_METHOD_PESSIMISTIC, true, result);
 }
 
 gpuwcet_status gpuwcet_makespan_paper_estimate(const gpuwcet_sm_desc* sm, const char* kernel,
