@@ -14,6 +14,7 @@
 #include "gpuwcet/block_model.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
+#include "shared_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace gpuwcet;
@@ -21,17 +22,8 @@ using namespace gpuwcet::tools;
 
 namespace {
 
-const fs::path kData = GPUWCET_SHARED_DATA_DIR;
-
-std::vector<fs::path> files_in(const fs::path& dir, const std::string& ext) {
-  std::vector<fs::path> out;
-  if (!fs::is_directory(dir)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+const fs::path& kData = gpuwcet::test::kSharedData;
+using gpuwcet::test::files_in;
 
 // Instruction lines of a .traceg file, counted independently of the reader:
 // lines inside #BEGIN_TB sections that are not markers, headers or blank.

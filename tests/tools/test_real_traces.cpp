@@ -17,6 +17,7 @@
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
+#include "shared_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace gpuwcet;
@@ -24,17 +25,8 @@ using namespace gpuwcet::tools;
 
 namespace {
 
-const fs::path kData = GPUWCET_SHARED_DATA_DIR;
-
-std::vector<fs::path> files_in(const fs::path& dir, const std::string& ext) {
-  std::vector<fs::path> out;
-  if (!fs::is_directory(dir)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+const fs::path& kData = gpuwcet::test::kSharedData;
+using gpuwcet::test::files_in;
 
 // Traces whose observed time the model does not yet cover: data-dependent
 // memory behaviour the PTX trace does not record (uncoalesced accesses;
