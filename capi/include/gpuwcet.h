@@ -36,7 +36,7 @@ extern "C" {
 #define GPUWCET_CHECK_RETURN
 #endif
 
-/* Status codes. Values are stable; new codes are only appended. */
+/* Status codes. Values are stable; further codes are only appended. */
 typedef enum gpuwcet_status {
   GPUWCET_OK = 0,
   GPUWCET_INVALID_ARGUMENT = 1,

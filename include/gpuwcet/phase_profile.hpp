@@ -8,8 +8,9 @@
 //   t >= issue(i-1) + 1,
 //   t >= ready(r) for every source and destination register r (scoreboard,
 //        RAW and WAW),
-//   t >= free(resource of i's unit);
-// then free(resource) = t + initiation and ready(dst) = t + initiation + latency.
+//   t >= available(resource of i's unit);
+// then available(resource) = t + initiation and ready(dst) = the result cycle
+// (result_cycle() in block_model.hpp).
 // A cycle is an execution cycle when some issued instruction of the warp
 // holds its resource in it ([t, t + initiation)); every other cycle up to the
 // end of the section is idle (the warp waits for a result). A barrier ends the

@@ -1,6 +1,6 @@
 // Status codes returned by every public entry point of the core.
 // The numeric values are part of the stable C API (capi/include/gpuwcet.h
-// mirrors them one for one), so new codes are only ever appended.
+// mirrors them one for one), so further codes are only ever appended.
 #pragma once
 
 #include <cstdint>

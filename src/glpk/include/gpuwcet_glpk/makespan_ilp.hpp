@@ -4,6 +4,7 @@
 //
 // Host-only: GLPK allocates, so this is its own library (gpuwcet_glpk),
 // never part of the core. Nothing here throws.
+// NOLINT(core-heap): the result keeps its schedule in vectors, see above.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +53,7 @@ struct IlpResult {
   double seconds = 0;
   // [cycle][position]: warps that executed the instruction at that position
   // in that cycle; lower_bound cycles, or empty when there is no schedule.
-  std::vector<std::vector<std::uint64_t>> advanced_per_cycle;
+  std::vector<std::vector<std::uint64_t>> advanced_per_cycle;  // NOLINT(core-heap)
 };
 
 // Worst-case makespan of `warps` warps each running instr[0..I'-1] (class
