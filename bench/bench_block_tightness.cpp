@@ -50,7 +50,7 @@ BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<In
 std::uint64_t starve(gpuwcet::testing::BlockScheduleOracle& oracle, const HardwareDescription& hw,
                      std::size_t victim, int variant, std::mt19937_64& rng) {
   auto res = [&](const Instruction* i) { return unit_resource(hw, i->unit); };
-  auto init = [&](const Instruction* i) { return hw.units[i->unit].initiation; };
+  auto init = [&](const Instruction* i) { return occupancy(hw.units[i->unit], *i); };
   return oracle.run([&](const std::vector<std::size_t>& ready,
                         const std::vector<const Instruction*>& next) {
     std::size_t vi = ready.size();

@@ -88,7 +88,9 @@ typedef struct gpuwcet_instruction {
   uint8_t kind;       /* gpuwcet_op_kind */
   uint8_t dst_count;  /* <= GPUWCET_MAX_DESTINATIONS */
   uint8_t src_count;  /* <= GPUWCET_MAX_SOURCES */
-  uint8_t reserved;   /* 0 */
+  uint8_t extra_cycles; /* cycles this instance holds its unit beyond the unit's initiation,
+                           delaying its result as much (further transactions of an
+                           uncoalesced access, shared-memory bank conflicts); 0 if none */
   uint16_t dst[GPUWCET_MAX_DESTINATIONS];
   uint16_t src[GPUWCET_MAX_SOURCES];
 } gpuwcet_instruction;

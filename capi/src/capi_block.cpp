@@ -23,6 +23,7 @@ GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, unit, unit);
 GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, kind, kind);
 GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, dst_count, dst_count);
 GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, src_count, src_count);
+GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, extra_cycles, extra_cycles);
 GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, dst, dst);
 GPUWCET_SAME_FIELD(gpuwcet_instruction, gpuwcet::Instruction, src, src);
 static_assert(sizeof(gpuwcet_instruction) == sizeof(gpuwcet::Instruction), "instruction size");

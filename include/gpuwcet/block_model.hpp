@@ -2,10 +2,12 @@
 // ECRTS 2025): functional units with initiation interval and latency, and
 // per-warp instruction sequences of (unit, destination and source registers).
 //
-// Timing rule (docs/multiphase.md, reproduces the paper's Example 3): an
-// instruction issued at cycle t on unit u keeps u's pipeline resource busy
-// during [t, t + initiation) and writes its destinations at
-// t + initiation + latency.
+// Timing rule (docs/multiphase.md, "Machine model"): an instruction issued at
+// cycle t enters its unit at its *dispatch* cycle d >= t + dispatch_delay,
+// keeps the unit's pipeline resource busy during [d, d + initiation) and
+// writes its destinations at d + initiation + latency (or d + max(latency,
+// initiation) with latency_from_issue). With the defaults (dispatch_delay 0,
+// no queue) d = t: the paper's Example 3.
 #pragma once
 
 #include <array>
@@ -30,14 +32,20 @@ inline constexpr std::size_t kMaxResources = 32;
 // index): the paper's model, one FU = one resource.
 inline constexpr std::uint16_t kOwnResource = 0xFFFF;
 
-// A functional unit: after an issue its resource accepts nothing else for
+// FunctionalUnit::flags bit: an instruction's extra_cycles lengthen only its
+// hold of the unit, not its result (GPGPU-Sim's shared-memory bank passes, as
+// the single-warp traces show them: docs/multiphase.md).
+inline constexpr std::uint16_t kUnitExtraHoldsOnly = 1;
+
+// A functional unit: after a dispatch its resource accepts nothing else for
 // `initiation` cycles; the result is written `latency` cycles after the
-// initiation interval ends.
+// initiation interval ends (or after the dispatch, see latency_from_issue).
 struct FunctionalUnit {
   std::array<char, kUnitNameSize> name{};  // NUL-terminated, e.g. "fp32", "mem"
   std::uint32_t initiation = 1;            // >= 1
   std::uint32_t latency = 1;
   std::uint16_t resource = kOwnResource;   // shared pipeline, < kMaxResources
+  std::uint16_t flags = 0;                 // kUnitExtraHoldsOnly
 };
 
 
@@ -61,26 +69,27 @@ struct HardwareDescription {
   std::array<FunctionalUnit, kMaxFunctionalUnits> units{};
   // Timing of the pipeline around the units (docs/multiphase.md, "Machine
   // model"). The defaults are the paper's model (Example 3): a warp may issue
-  // every cycle and a result is written initiation + latency after the issue.
-  // GPGPU-Sim's SM (hardware_presets.hpp) fetches and decodes a warp's
-  // instructions in pairs, flushes the fetched ones on a branch, counts a
-  // unit's latency from the issue and adds operand collection and write-back.
+  // every cycle, an instruction enters its unit when it issues and its result
+  // is written initiation + latency later. GPGPU-Sim's SM
+  // (hardware_presets.hpp) collects operands for two cycles before an
+  // instruction enters its unit, queues instructions in front of a busy unit
+  // while the warp goes on issuing, counts a unit's latency from the dispatch
+  // and writes back two cycles later.
   std::uint32_t issue_interval = 1;  // >= 1: cycles between two issues of one warp
-  std::uint32_t branch_delay = 0;    // further cycles before a warp issues after a branch
+  std::uint32_t branch_delay = 0;    // further cycles before a warp issues after a (taken) branch
   std::uint32_t result_delay = 0;    // cycles added to every result
-  bool latency_from_issue = false;   // result at issue + max(latency, initiation)
+  bool latency_from_issue = false;   // result at dispatch + max(latency, initiation)
   std::uint32_t barrier_delay = 0;   // cycles from the last drain to a barrier's release
+  std::uint32_t dispatch_delay = 0;  // cycles from an issue to the earliest dispatch
+  // true: an instruction whose unit is busy waits in front of it (in issue
+  // order) and the warp goes on issuing; false: the warp does not issue it
+  // before the unit can take it dispatch_delay cycles later.
+  bool queued_dispatch = false;
+  std::uint32_t launch_delay = 0;  // cycles before a warp's first issue
+  // true: an exit takes an issue slot and its unit like a compute
+  // instruction before the warp ends at its drain; false: it takes neither.
+  bool exit_issues = false;
 };
-
-// The cycle at which an instruction of unit `u` issued at `issue` writes its
-// destinations: the one timing rule shared by the analysis and the simulator.
-constexpr std::uint64_t result_cycle(const HardwareDescription& hw, const FunctionalUnit& u,
-                                     std::uint64_t issue) noexcept {
-  const std::uint64_t span =
-      hw.latency_from_issue ? (u.latency > u.initiation ? u.latency : u.initiation)
-                            : std::uint64_t{u.initiation} + u.latency;
-  return issue + span + hw.result_delay;
-}
 
 // The first cycle at which the warp may issue again after issuing an
 // instruction of kind `kind` at `issue`.
@@ -97,9 +106,58 @@ struct Instruction {
   OpKind kind = OpKind::compute;
   std::uint8_t dst_count = 0;
   std::uint8_t src_count = 0;
+  // Cycles this instance keeps its unit busy beyond the unit's initiation
+  // interval, and delays its result by as much: the further transactions of
+  // an uncoalesced memory access, the further passes of a shared-memory bank
+  // conflict (the load/store unit serves one per cycle).
+  std::uint8_t extra_cycles = 0;
   std::array<std::uint16_t, kMaxDestinations> dst{};
   std::array<std::uint16_t, kMaxSources> src{};
 };
+
+// Cycles instruction `i` on unit `u` keeps u's resource busy from its
+// dispatch.
+constexpr std::uint64_t occupancy(const FunctionalUnit& u, const Instruction& i) noexcept {
+  return std::uint64_t{u.initiation} + i.extra_cycles;
+}
+
+// The cycle at which instruction `i` on unit `u`, dispatched at `dispatch`,
+// writes its destinations: the one timing rule shared by the analysis and
+// the simulator.
+constexpr std::uint64_t result_cycle(const HardwareDescription& hw, const FunctionalUnit& u,
+                                     const Instruction& i, std::uint64_t dispatch) noexcept {
+  const std::uint64_t span =
+      hw.latency_from_issue ? (u.latency > u.initiation ? u.latency : u.initiation)
+                            : std::uint64_t{u.initiation} + u.latency;
+  const std::uint64_t extra = (u.flags & kUnitExtraHoldsOnly) != 0 ? 0 : i.extra_cycles;
+  return dispatch + span + hw.result_delay + extra;
+}
+
+// The earliest issue cycle a unit whose resource is free from `resource_free`
+// allows: any cycle with a queue, else one whose dispatch finds it free.
+constexpr std::uint64_t unit_allows_issue(const HardwareDescription& hw,
+                                          std::uint64_t resource_free) noexcept {
+  if (hw.queued_dispatch || resource_free <= hw.dispatch_delay) return 0;
+  return resource_free - hw.dispatch_delay;
+}
+
+// The cycle an instruction issued at `issue` enters its unit, whose resource
+// is free from `resource_free` (in issue order: earlier instructions of every
+// warp have already set it).
+constexpr std::uint64_t dispatch_cycle(const HardwareDescription& hw, std::uint64_t issue,
+                                       std::uint64_t resource_free) noexcept {
+  const std::uint64_t ready = issue + hw.dispatch_delay;
+  return ready > resource_free ? ready : resource_free;
+}
+
+// Cycles in which instruction `i` on unit `u` can keep another warp's
+// instruction from issuing (without a queue) or from entering a unit (with
+// one) beyond its own issue slot: its hold, less the issue cycle itself
+// without a queue (docs/multiphase.md, "The safe bound").
+constexpr std::uint64_t blocking_cycles(const HardwareDescription& hw, const FunctionalUnit& u,
+                                        const Instruction& i) noexcept {
+  return occupancy(u, i) - (hw.queued_dispatch ? 0 : 1);
+}
 
 // The pipeline resource unit `index` occupies.
 constexpr std::size_t unit_resource(const HardwareDescription& hw, std::size_t index) noexcept {
@@ -118,17 +176,19 @@ inline int find_unit(const HardwareDescription& hw, const char* name) noexcept {
 }
 
 // ok, or invalid_argument for unit_count 0 or > kMaxFunctionalUnits, an
-// initiation of 0, a resource >= kMaxResources, an issue interval of 0 or a
-// pipeline timing field above kMaxPipelineCycles.
+// initiation of 0, a resource >= kMaxResources, unknown unit flags, an issue
+// interval of 0 or a pipeline timing field above kMaxPipelineCycles.
 inline Status validate(const HardwareDescription& hw) noexcept {
   if (hw.unit_count == 0 || hw.unit_count > kMaxFunctionalUnits) return Status::invalid_argument;
   if (hw.issue_interval == 0 || hw.issue_interval > kMaxPipelineCycles ||
       hw.branch_delay > kMaxPipelineCycles || hw.result_delay > kMaxPipelineCycles ||
-      hw.barrier_delay > kMaxPipelineCycles) {
+      hw.barrier_delay > kMaxPipelineCycles || hw.dispatch_delay > kMaxPipelineCycles ||
+      hw.launch_delay > kMaxPipelineCycles) {
     return Status::invalid_argument;
   }
   for (std::size_t i = 0; i < hw.unit_count; ++i) {
     if (hw.units[i].initiation == 0) return Status::invalid_argument;
+    if ((hw.units[i].flags & ~kUnitExtraHoldsOnly) != 0) return Status::invalid_argument;
     if (unit_resource(hw, i) >= kMaxResources) return Status::invalid_argument;
   }
   return Status::ok;

@@ -84,13 +84,16 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
   // Per-unit constants in local arrays: the loop below reads them once per
   // instruction.
   std::array<std::uint32_t, kMaxFunctionalUnits> init{};
-  std::array<std::uint64_t, kMaxFunctionalUnits> span{};  // issue to result written
+  std::array<std::uint64_t, kMaxFunctionalUnits> span{};  // dispatch to result written
   std::array<std::uint8_t, kMaxFunctionalUnits> res{};
+  std::array<bool, kMaxFunctionalUnits> extra_delays_result{};
   for (std::size_t u = 0; u < hw.unit_count; ++u) {
     init[u] = hw.units[u].initiation;
-    span[u] = result_cycle(hw, hw.units[u], 0);
+    span[u] = result_cycle(hw, hw.units[u], Instruction{}, 0);
     res[u] = static_cast<std::uint8_t>(unit_resource(hw, u));
+    extra_delays_result[u] = (hw.units[u].flags & kUnitExtraHoldsOnly) == 0;
   }
+  const std::uint64_t own_issue_slot = hw.queued_dispatch ? 0 : 1;
   std::array<std::uint64_t, kMaxResources> resource_free{};
 
   PhaseWriter writer(phases);
@@ -100,9 +103,9 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
   SectionSummary current{};
   std::uint64_t section_start = 0;
   std::uint64_t exec_start = 0;  // start of the open execution phase
-  std::uint64_t busy_end = 0;    // end of the last initiation interval
+  std::uint64_t busy_end = 0;    // end of the last hold (or dispatch wait)
   std::uint64_t drain = 0;       // last result written (or busy_end)
-  std::uint64_t next_issue = 0;  // in-order, one issue per cycle
+  std::uint64_t next_issue = hw.launch_delay;  // in order, issue_interval apart
   std::size_t consumed = 0;
 
   // Ends the section at its drain: the open execution phase, then the wait
@@ -125,7 +128,7 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
 
   for (const Instruction& ins : instructions) {
     ++consumed;
-    if (ins.kind == OpKind::exit) break;
+    if (ins.kind == OpKind::exit && !hw.exit_issues) break;
     if (ins.kind == OpKind::barrier) {
       // The block is released barrier_delay cycles after the last drain: the
       // warp idles until then, inside the section it closes.
@@ -139,9 +142,12 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     }
     const std::size_t u = ins.unit;
     const std::size_t r = res[u];
-    // Alg. 1: the issue cycle is the first one at which the scoreboard and
-    // the unit allow it.
-    std::uint64_t t = next_issue > resource_free[r] ? next_issue : resource_free[r];
+    // Alg. 1: the issue cycle is the first one at which the scoreboard (and,
+    // without a queue, the unit) allow it.
+    std::uint64_t t = next_issue;
+    if (const std::uint64_t unit_ok = unit_allows_issue(hw, resource_free[r]); unit_ok > t) {
+      t = unit_ok;
+    }
     for (std::size_t k = 0; k < ins.src_count; ++k) {
       const std::uint16_t reg = ins.src[k];
       if (reg >= register_count) return Status::invalid_argument;
@@ -154,22 +160,28 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     }
     if (t >= kCycleLimit) return Status::overflow;
     if (t > busy_end) {
-      // The warp held nothing in [busy_end, t): it waited for a result.
+      // The warp had nothing in the pipe in [busy_end, t): it waited for a
+      // result.
       const auto s32 = static_cast<std::uint32_t>(section);
       writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
       writer.add(PhaseKind::idle, busy_end, t, s32, current);
       exec_start = t;
     }
-    const std::uint64_t held_until = t + init[u];
-    const std::uint64_t written = t + span[u];
+    // extra_cycles lengthens the hold, and the result unless the unit says
+    // otherwise (block_model.hpp).
+    const std::uint64_t d = dispatch_cycle(hw, t, resource_free[r]);
+    const std::uint64_t held_until = d + init[u] + ins.extra_cycles;
+    const std::uint64_t written = d + span[u] + (extra_delays_result[u] ? ins.extra_cycles : 0);
     if (held_until > busy_end) busy_end = held_until;
     if (written > drain) drain = written;
+    if (held_until > drain) drain = held_until;
     resource_free[r] = held_until;
     for (std::size_t k = 0; k < ins.dst_count; ++k) ready[ins.dst[k]] = written;
     next_issue = next_issue_cycle(hw, ins.kind, t);
     ++current.issues;
-    current.held[r] += init[u] - 1;
+    current.held[r] += init[u] + ins.extra_cycles - own_issue_slot;
     current.resource_mask |= std::uint32_t{1} << r;
+    if (ins.kind == OpKind::exit) break;  // exit_issues: it ends the warp once drained
   }
   close_section();
 

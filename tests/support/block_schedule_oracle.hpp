@@ -7,14 +7,19 @@
 // - run_priority(order): a fixed priority list (the first ready warp in
 //   `order` issues). With the victim last this is the adversary that starves
 //   one warp as long as any other can issue; it is a schedule, not a bound.
-// Machine: one issue per cycle for the block, in order per warp; instruction
-// i of a warp issues at the first cycle t after its predecessor's issue at
-// which its sources and destinations are written (RAW, WAW) and its unit's
-// resource is free; it holds the resource during [t, t + initiation) and
-// writes its destinations at t + initiation + latency (or, with
-// latency_from_issue, t + max(latency, initiation)) plus result_delay; a warp
-// issues again issue_interval cycles later (plus branch_delay after a branch). A barrier waits until
-// every warp reached it and drained; exit ends a warp once drained.
+// Machine: one issue per cycle for the block, in order per warp, the first
+// issue at launch_delay; instruction i of a warp issues at the first cycle t
+// after its predecessor's issue at which its sources and destinations are
+// written (RAW, WAW) and, without a dispatch queue, its unit's resource is
+// free at t + dispatch_delay. It enters the unit at d = max(t +
+// dispatch_delay, resource free), holds the resource during [d, d +
+// initiation + extra) and writes its destinations at d + initiation + latency
+// (or, with latency_from_issue, d + max(latency, initiation)) plus
+// result_delay plus extra (unless the unit's extra cycles only hold it); a
+// warp issues again issue_interval cycles later (plus branch_delay after a
+// branch). A barrier waits until every warp reached it and drained; exit ends
+// a warp once drained (after issuing like a compute instruction when
+// exit_issues).
 #pragma once
 
 #include <algorithm>
@@ -36,6 +41,7 @@ class BlockScheduleOracle {
       // Cut each warp at its exit; a missing exit is implied.
       auto it = std::find_if(w.begin(), w.end(),
                              [](const Instruction& i) { return i.kind == OpKind::exit; });
+      if (it != w.end() && hw_.exit_issues) ++it;  // the exit itself issues
       w.erase(it, w.end());
     }
   }
@@ -103,7 +109,10 @@ class BlockScheduleOracle {
   State initial() const {
     State s;
     s.w.resize(warps_.size());
-    for (Warp& w : s.w) w.written.assign(registers_, 0);
+    for (Warp& w : s.w) {
+      w.written.assign(registers_, 0);
+      w.earliest = hw_.launch_delay;
+    }
     s.free_at.assign(kMaxResources, 0);
     return s;
   }
@@ -117,7 +126,11 @@ class BlockScheduleOracle {
   std::uint64_t ready_at(const State& s, std::size_t k) const {
     const Warp& w = s.w[k];
     const Instruction& i = warps_[k][w.pc];
-    std::uint64_t t = std::max(w.earliest, s.free_at[resource(i)]);
+    std::uint64_t t = w.earliest;
+    const std::uint64_t free = s.free_at[resource(i)];
+    if (!hw_.queued_dispatch && free > hw_.dispatch_delay) {
+      t = std::max(t, free - hw_.dispatch_delay);
+    }
     for (std::size_t j = 0; j < i.src_count; ++j) t = std::max(t, w.written.at(i.src[j]));
     for (std::size_t j = 0; j < i.dst_count; ++j) t = std::max(t, w.written.at(i.dst[j]));
     return t;
@@ -172,15 +185,17 @@ class BlockScheduleOracle {
     Warp& w = s.w[k];
     const Instruction& i = warps_[k][w.pc];
     const FunctionalUnit& u = hw_.units.at(i.unit);
-    const std::uint64_t held = s.t + u.initiation;
-    // Written out here rather than through result_cycle(), so that the oracle
-    // stays independent of the library's timing code.
+    // Written out here rather than through the library's helpers, so that
+    // the oracle stays independent of its timing code.
+    const std::uint64_t enter = std::max(s.t + hw_.dispatch_delay, s.free_at[resource(i)]);
+    const std::uint64_t held = enter + u.initiation + i.extra_cycles;
     const std::uint64_t span = hw_.latency_from_issue ? std::max<std::uint64_t>(u.latency, u.initiation)
                                                       : std::uint64_t{u.initiation} + u.latency;
-    const std::uint64_t done = s.t + span + hw_.result_delay;
+    const bool hold_only = (u.flags & 1u) != 0;
+    const std::uint64_t done = enter + span + hw_.result_delay + (hold_only ? 0 : i.extra_cycles);
     s.free_at[resource(i)] = held;
     for (std::size_t j = 0; j < i.dst_count; ++j) w.written.at(i.dst[j]) = done;
-    w.drain = std::max(w.drain, done);
+    w.drain = std::max({w.drain, done, held});
     w.earliest = s.t + hw_.issue_interval + (i.kind == OpKind::branch ? hw_.branch_delay : 0);
     ++w.pc;
     ++s.t;

@@ -12,7 +12,7 @@ namespace {
 
 struct WarpState {
   std::size_t pc = 0;
-  std::uint64_t next_issue = 0;  // in order, one issue per cycle
+  std::uint64_t next_issue = 0;  // in order, issue_interval apart
   std::uint64_t drain = 0;       // last result written / resource released
   bool done = false;
   bool at_barrier = false;
@@ -44,7 +44,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       throw std::invalid_argument("warps execute different numbers of barriers");
     }
     for (const Instruction& i : w) {
-      if (i.kind == OpKind::barrier || i.kind == OpKind::exit) continue;
+      if (i.kind == OpKind::barrier || (i.kind == OpKind::exit && !hw.exit_issues)) continue;
       if (i.unit >= hw.unit_count) throw std::invalid_argument("unknown unit");
       if (i.dst_count > kMaxDestinations || i.src_count > kMaxSources) {
         throw std::invalid_argument("too many operands");
@@ -59,6 +59,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   }
 
   std::vector<WarpState> st(n);
+  for (WarpState& s : st) s.next_issue = hw.launch_delay;
   std::vector<std::uint64_t> ready(n * register_count, 0);
   std::array<std::uint64_t, kMaxResources> resource_free{};
   std::mt19937_64 rng(options.seed);
@@ -71,7 +72,8 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   // resource constraints (nothing changes them until some warp issues).
   auto earliest = [&](std::size_t w) {
     const Instruction& ins = warps[w][st[w].pc];
-    std::uint64_t t = std::max(st[w].next_issue, resource_free[unit_resource(hw, ins.unit)]);
+    std::uint64_t t =
+        std::max(st[w].next_issue, unit_allows_issue(hw, resource_free[unit_resource(hw, ins.unit)]));
     const std::uint64_t* reg = ready.data() + w * register_count;
     for (std::size_t k = 0; k < ins.src_count; ++k) t = std::max(t, reg[ins.src[k]]);
     for (std::size_t k = 0; k < ins.dst_count; ++k) t = std::max(t, reg[ins.dst[k]]);
@@ -86,7 +88,10 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     for (std::size_t w = 0; w < n; ++w) {
       WarpState& s = st[w];
       if (!s.done && !s.at_barrier) {
-        if (s.pc >= warps[w].size() || warps[w][s.pc].kind == OpKind::exit) {
+        // An exit that takes an issue slot is issued below; the warp then
+        // runs past it.
+        if (s.pc >= warps[w].size() ||
+            (warps[w][s.pc].kind == OpKind::exit && !hw.exit_issues)) {
           s.done = true;
           sim.warp_end[w] = s.drain;
         } else if (warps[w][s.pc].kind == OpKind::barrier) {
@@ -158,17 +163,23 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     WarpState& s = st[pick];
     const Instruction& ins = warps[pick][s.pc];
     const FunctionalUnit& fu = hw.units[ins.unit];
-    const std::uint64_t held_until = t + fu.initiation;
-    const std::uint64_t written = result_cycle(hw, fu, t);
-    resource_free[unit_resource(hw, ins.unit)] = held_until;
+    // Instructions enter their unit in issue order: resource_free already
+    // accounts for every earlier issue of the block.
+    std::uint64_t& free = resource_free[unit_resource(hw, ins.unit)];
+    const std::uint64_t d = dispatch_cycle(hw, t, free);
+    const std::uint64_t held_until = d + occupancy(fu, ins);
+    const std::uint64_t written = result_cycle(hw, fu, ins, d);
+    free = held_until;
     std::uint64_t* reg = ready.data() + pick * register_count;
     for (std::size_t k = 0; k < ins.dst_count; ++k) reg[ins.dst[k]] = written;
-    s.drain = std::max(s.drain, written);
+    s.drain = std::max({s.drain, written, held_until});
     s.next_issue = next_issue_cycle(hw, ins.kind, t);
     if (options.record_trace) {
-      sim.trace.push_back({static_cast<std::uint32_t>(pick), static_cast<std::uint32_t>(s.pc), t});
+      sim.trace.push_back(
+          {static_cast<std::uint32_t>(pick), static_cast<std::uint32_t>(s.pc), t, d});
     }
     ++s.pc;
+    if (ins.kind == OpKind::exit) s.pc = warps[pick].size();  // ends once drained
     last = pick;
     have_last = true;
     ++t;  // one issue per cycle for the SM
@@ -181,8 +192,11 @@ std::vector<Phase> simulated_phases(const HardwareDescription& hw,
                                     const std::vector<Instruction>& instructions,
                                     const BlockSimulation& sim, std::uint32_t warp) {
   std::vector<std::uint64_t> issue(instructions.size(), 0);
+  std::vector<std::uint64_t> dispatch(instructions.size(), 0);
   for (const IssueEvent& e : sim.trace) {
-    if (e.warp == warp) issue.at(e.index) = e.cycle;
+    if (e.warp != warp) continue;
+    issue.at(e.index) = e.cycle;
+    dispatch.at(e.index) = e.dispatch;
   }
   std::vector<Phase> out;
   auto add = [&](PhaseKind kind, std::uint64_t a, std::uint64_t b, std::uint32_t section) {
@@ -198,7 +212,7 @@ std::vector<Phase> simulated_phases(const HardwareDescription& hw,
   std::uint64_t exec_start = 0, busy_end = 0, drain = 0;
   for (std::size_t i = 0; i < instructions.size(); ++i) {
     const Instruction& ins = instructions[i];
-    if (ins.kind == OpKind::exit) break;
+    if (ins.kind == OpKind::exit && !hw.exit_issues) break;
     if (ins.kind == OpKind::barrier) {
       add(PhaseKind::execution, exec_start, busy_end, section);
       add(PhaseKind::idle, busy_end, drain, section);
@@ -215,8 +229,9 @@ std::vector<Phase> simulated_phases(const HardwareDescription& hw,
       add(PhaseKind::idle, busy_end, t, section);
       exec_start = t;
     }
-    busy_end = std::max(busy_end, t + fu.initiation);
-    drain = std::max(drain, result_cycle(hw, fu, t));
+    busy_end = std::max(busy_end, dispatch[i] + occupancy(fu, ins));
+    drain = std::max({drain, busy_end, result_cycle(hw, fu, ins, dispatch[i])});
+    if (ins.kind == OpKind::exit) break;
   }
   add(PhaseKind::execution, exec_start, busy_end, section);
   add(PhaseKind::idle, busy_end, drain, section);

@@ -77,8 +77,8 @@ std::vector<std::string_view> split_operands(std::string_view s) {
 
 class Reader {
  public:
-  Reader(const std::string& name, const HardwareConfig& config)
-      : name_(name), config_(config), resolver_(config, &classify_ptx) {
+  Reader(const std::string& name, const HardwareConfig& config, const TraceReadOptions& options)
+      : name_(name), config_(config), options_(options), resolver_(config, &classify_ptx) {
     out_.path = name;
     out_.format = TraceFormat::ptx;
   }
@@ -169,6 +169,7 @@ class Reader {
     rest = trim(rest.substr(0, semi));
 
     OperandSet ops;
+    std::string_view guard_text;
     if (starts_with(rest, "@")) {  // guard predicate @%p or @!%p: a source
       std::size_t end = 1;
       while (end < rest.size() && rest[end] != ' ' && rest[end] != '\t') ++end;
@@ -177,6 +178,7 @@ class Reader {
         fail_at(name_, line_, fmt::format("bad guard predicate '{}'", guard));
       }
       registers_in(guard, false, ops);
+      guard_text = guard;
       rest = trim(rest.substr(end));
     }
     // The opcode ends at a blank or at a '%' glued to it ("setp.eq.s16%p2").
@@ -201,15 +203,23 @@ class Reader {
       WarpTrace w;
       w.warp_id = static_cast<std::uint32_t>(*warp);
       out_.blocks.back().warps.push_back(std::move(w));
+      lanes_.emplace_back(options_.block_shape);
     }
     WarpTrace& w = out_.blocks.back().warps[it->second];
-    w.code.push_back(make_instruction(unit, kind, ops, name_, line_));
+    // Registers as affine functions of the thread index give each memory
+    // access its transactions / bank passes (lane_values.hpp).
+    const AccessCost cost = lanes_[it->second].step(opcode, guard_text, operands);
+    Instruction ins = make_instruction(unit, kind, ops, name_, line_);
+    ins.extra_cycles = extra_cycles_for(config_.hw, unit, cost.passes);
+    w.code.push_back(ins);
     w.lines.push_back(static_cast<std::uint32_t>(line_));
   }
 
   const std::string& name_;
   const HardwareConfig& config_;
+  const TraceReadOptions& options_;
   OpcodeResolver resolver_;
+  std::vector<LaneValueAnalysis> lanes_;  // per warp, as index_ numbers them
   RegisterMap registers_;
   TraceFile out_;
   std::size_t line_ = 0;
@@ -219,8 +229,8 @@ class Reader {
 }  // namespace
 
 TraceFile read_ptx_trace(const std::string& name, std::string_view content,
-                         const HardwareConfig& config) {
-  return Reader(name, config).run(content);
+                         const HardwareConfig& config, const TraceReadOptions& options) {
+  return Reader(name, config, options).run(content);
 }
 
 }  // namespace gpuwcet::tools::detail

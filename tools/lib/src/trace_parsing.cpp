@@ -219,13 +219,13 @@ TraceFormat detect_format(std::string_view content) {
 }  // namespace
 
 TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
-                          const HardwareConfig& config) {
+                          const HardwareConfig& config, const TraceReadOptions& options) {
   if (format == TraceFormat::automatic) format = detect_format(content);
   switch (format) {
     case TraceFormat::accelsim:
       return detail::read_accelsim_trace(name, content, config);
     case TraceFormat::ptx:
-      return detail::read_ptx_trace(name, content, config);
+      return detail::read_ptx_trace(name, content, config, options);
     case TraceFormat::native:
     case TraceFormat::automatic:
       break;
@@ -233,9 +233,10 @@ TraceFile read_trace_text(const std::string& name, std::string_view content, Tra
   return detail::read_native_trace(name, content, config);
 }
 
-TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config) {
+TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,
+                     const TraceReadOptions& options) {
   const std::string content = detail::read_whole_file(path);
-  return read_trace_text(path, content, format, config);
+  return read_trace_text(path, content, format, config, options);
 }
 
 TraceFormat parse_trace_format(const std::string& name) {
@@ -248,3 +249,16 @@ TraceFormat parse_trace_format(const std::string& name) {
 }
 
 }  // namespace gpuwcet::tools
+
+namespace gpuwcet::tools::detail {
+
+std::uint8_t extra_cycles_for(const HardwareDescription& hw, std::uint16_t unit,
+                              std::uint32_t passes) {
+  if (passes <= 1 || unit >= hw.unit_count) return 0;
+  const int mem = find_unit(hw, "mem");
+  const int shared = find_unit(hw, "mem_shared");
+  if (unit != mem && unit != shared) return 0;
+  return static_cast<std::uint8_t>(std::min<std::uint32_t>(passes - 1, 255));
+}
+
+}  // namespace gpuwcet::tools::detail

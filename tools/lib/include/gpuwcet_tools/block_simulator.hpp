@@ -1,11 +1,12 @@
 // Reference cycle-level simulator of one thread block on one SM, for the
-// multi-phase analysis (block_bound.hpp). Same machine as phase_profile.hpp:
-// the SM issues at most one instruction per cycle, each warp in order; a
-// per-warp scoreboard on registers; pipeline resources shared by all warps of
-// the block, each busy for an instruction's initiation interval; results
-// written initiation + latency after the issue; at a barrier every warp waits,
-// drained, until all have arrived. The warp scheduler is work-conserving: a
-// cycle in which some warp can issue always issues one.
+// multi-phase analysis (block_bound.hpp). Same machine as phase_profile.hpp
+// (docs/multiphase.md, "Machine model"): the SM issues at most one
+// instruction per cycle, each warp in order; a per-warp scoreboard on
+// registers; pipeline resources shared by all warps of the block, entered in
+// issue order and each busy for an instruction's occupancy; results written
+// by the rule of block_model.hpp; at a barrier every warp waits, drained,
+// until all have arrived. The warp scheduler is work-conserving: a cycle in
+// which some warp can issue always issues one.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +27,8 @@ enum class SchedulerPolicy {
 struct IssueEvent {
   std::uint32_t warp = 0;
   std::uint32_t index = 0;  // position in the warp's instruction sequence
-  std::uint64_t cycle = 0;
+  std::uint64_t cycle = 0;     // issue
+  std::uint64_t dispatch = 0;  // entry into its unit
 };
 
 struct BlockSimulationOptions {
@@ -51,8 +53,9 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
                                std::size_t register_count, const BlockSimulationOptions& options);
 
 // Execution and idle phases of warp `warp` in a recorded simulation, by the
-// rule of phase_profile.hpp (execution = some issued instruction holds its
-// resource); the wait at a barrier after the drain counts as idle. For a
+// rule of phase_profile.hpp (execution = some issued instruction has not yet
+// left its unit's initiation interval); the wait at a barrier after the
+// drain counts as idle. For a
 // block of one warp this equals profile_warp's phases.
 std::vector<Phase> simulated_phases(const HardwareDescription& hw,
                                     const std::vector<Instruction>& instructions,

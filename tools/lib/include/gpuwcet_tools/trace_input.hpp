@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpuwcet/block_model.hpp"
+#include "gpuwcet_tools/lane_values.hpp"
 
 namespace gpuwcet::tools {
 
@@ -73,16 +74,27 @@ struct TraceFile {
   std::optional<std::uint64_t> observed_cycles;
 };
 
+// What a reader needs besides the hardware.
+struct TraceReadOptions {
+  // Launch shape of the traced kernel, for the cost of the memory accesses
+  // of PTX traces (lane_values.hpp); unknown by default, which assumes the
+  // worst placement of a warp's lanes. Accel-Sim traces carry addresses.
+  BlockShape block_shape;
+};
+
 // Reads a trace, classifying every opcode through `config` (its rules, then
 // the built-in classification for the format). `automatic` picks the format
-// from the content. Throws ToolError "file:line: ..." for malformed input or
-// an opcode no rule maps to a unit of config.hw.
-TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config);
+// from the content. Memory instructions get extra_cycles for their further
+// transactions / bank passes (lane_values.hpp). Throws ToolError
+// "file:line: ..." for malformed input or an opcode no rule maps to a unit
+// of config.hw.
+TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,
+                     const TraceReadOptions& options = {});
 
 // read_trace on text already in memory; `name` stands for the file in
 // messages and in TraceFile::path.
 TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
-                          const HardwareConfig& config);
+                          const HardwareConfig& config, const TraceReadOptions& options = {});
 
 // The trace in the native format (docs/trace-formats.md): opcodes are unit
 // names of `hw` ("load"/"store"/"branch" for those kinds on the "mem" and

@@ -108,7 +108,12 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
 TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
                               const HardwareConfig& config);
 TraceFile read_ptx_trace(const std::string& name, std::string_view content,
-                         const HardwareConfig& config);
+                         const HardwareConfig& config, const TraceReadOptions& options);
+// extra_cycles of a memory instruction served in `passes` transactions or
+// bank passes on unit `unit` of `hw`: passes - 1 (capped at 255) for the
+// load/store units ("mem", "mem_shared"), 0 elsewhere.
+std::uint8_t extra_cycles_for(const HardwareDescription& hw, std::uint16_t unit,
+                              std::uint32_t passes);
 
 // Hardware readers.
 HardwareConfig parse_native_hardware(const std::string& name, std::string_view content,

@@ -1,0 +1,356 @@
+// Affine lane values of a PTX warp trace (lane_values.hpp).
+#include "gpuwcet_tools/lane_values.hpp"
+
+#include <cstddef>
+
+#include "gpuwcet_tools/trace_parsing.hpp"
+
+namespace gpuwcet::tools {
+
+namespace {
+
+using detail::starts_with;
+using detail::trim;
+
+bool has_part(std::string_view opcode, std::string_view part) {
+  std::size_t pos = 0;
+  while (pos <= opcode.size()) {
+    const std::size_t dot = opcode.find('.', pos);
+    const std::size_t end = dot == std::string_view::npos ? opcode.size() : dot;
+    if (opcode.substr(pos, end - pos) == part) return true;
+    if (dot == std::string_view::npos) break;
+    pos = dot + 1;
+  }
+  return false;
+}
+
+bool float_typed(std::string_view opcode) {
+  return has_part(opcode, "f16") || has_part(opcode, "f16x2") || has_part(opcode, "bf16") ||
+         has_part(opcode, "f32") || has_part(opcode, "f64");
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view s) {
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.remove_suffix(1);
+  std::optional<std::uint64_t> v;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    v = detail::parse_uint(s.substr(2), ~std::uint64_t{0}, 16);
+  } else {
+    v = detail::parse_uint(s, ~std::uint64_t{0});
+  }
+  if (!v) return std::nullopt;
+  const auto magnitude = static_cast<std::int64_t>(*v);  // wraps like the register would
+  return negative ? -magnitude : magnitude;
+}
+
+bool checked_mul(std::int64_t a, std::int64_t b, std::int64_t& out) {
+  return !__builtin_mul_overflow(a, b, &out);
+}
+
+bool checked_add(std::int64_t a, std::int64_t b, std::int64_t& out) {
+  return !__builtin_add_overflow(a, b, &out);
+}
+
+LaneValue add(const LaneValue& a, const LaneValue& b, bool subtract) {
+  if (a.varying || b.varying) return LaneValue::unknown();
+  LaneValue r;
+  r.varying = false;
+  r.base_known = a.base_known && b.base_known;
+  if (r.base_known) {
+    std::int64_t nb = b.base;
+    if (subtract && !checked_mul(nb, -1, nb)) return LaneValue::unknown();
+    r.base_known = checked_add(a.base, nb, r.base);
+  }
+  for (int d = 0; d < 3; ++d) {
+    const LaneValue::Term& x = a.tid[static_cast<std::size_t>(d)];
+    const LaneValue::Term& y = b.tid[static_cast<std::size_t>(d)];
+    LaneValue::Term& t = r.tid[static_cast<std::size_t>(d)];
+    if (y.zero()) {
+      t = x;
+    } else if (x.zero() && !subtract) {
+      t = y;
+    } else if (x.known && y.known) {
+      std::int64_t ny = y.value;
+      t.known = (!subtract || checked_mul(ny, -1, ny)) && checked_add(x.value, ny, t.value);
+      if (!t.known) t.value = 0;
+    } else {
+      t = LaneValue::Term{false, 0};
+    }
+  }
+  return r;
+}
+
+LaneValue scale(const LaneValue& v, std::int64_t c) {
+  if (v.varying) return LaneValue::unknown();
+  if (c == 0) return LaneValue::constant(0);
+  LaneValue r = v;
+  if (r.base_known && !checked_mul(v.base, c, r.base)) r.base_known = false;
+  for (LaneValue::Term& t : r.tid) {
+    if (t.known && !checked_mul(t.value, c, t.value)) t = LaneValue::Term{false, 0};
+  }
+  return r;
+}
+
+LaneValue multiply(const LaneValue& a, const LaneValue& b) {
+  if (a.is_constant()) return scale(b, a.base);
+  if (b.is_constant()) return scale(a, b.base);
+  if (a.varying || b.varying) return LaneValue::unknown();
+  if (a.is_uniform() && b.is_uniform()) return LaneValue::uniform();
+  if (!a.is_uniform() && !b.is_uniform()) return LaneValue::unknown();  // quadratic in tid
+  // An unknown uniform factor times an affine value: still affine, with
+  // unknown multipliers where the affine one had any.
+  const LaneValue& affine = a.is_uniform() ? b : a;
+  LaneValue r;
+  r.varying = false;
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (!affine.tid[d].zero()) r.tid[d] = LaneValue::Term{false, 0};
+  }
+  return r;
+}
+
+// Lanes of a warp that do not write (guard false) keep their value.
+LaneValue join(const LaneValue& a, const LaneValue& b) {
+  if (a == b) return a;
+  if (a.varying || b.varying) return LaneValue::unknown();
+  LaneValue r;
+  r.varying = false;
+  for (std::size_t d = 0; d < 3; ++d) {
+    const LaneValue::Term& x = a.tid[d];
+    const LaneValue::Term& y = b.tid[d];
+    if (x.known && y.known && x.value == y.value) {
+      r.tid[d] = x;
+    } else {
+      return LaneValue::unknown();
+    }
+  }
+  return r;
+}
+
+// Opcodes whose first operand is not written.
+bool writes_nothing(std::string_view base) {
+  static constexpr std::string_view kNoDst[] = {
+      "st", "red", "sust", "bar", "barrier", "bra", "brx", "ret", "exit", "membar", "fence",
+      "prefetch", "prefetchu", "trap", "nop", "brkpt", "pmevent", "call",
+  };
+  for (std::string_view s : kNoDst) {
+    if (base == s) return true;
+  }
+  return false;
+}
+
+bool is_memory(std::string_view base) {
+  return base == "ld" || base == "ldu" || base == "st" || base == "atom" || base == "red";
+}
+
+}  // namespace
+
+LaneValue LaneValue::uniform() {
+  LaneValue v;
+  v.varying = false;
+  return v;
+}
+
+LaneValue LaneValue::constant(std::int64_t value) {
+  LaneValue v = uniform();
+  v.base_known = true;
+  v.base = value;
+  return v;
+}
+
+LaneValue LaneValue::thread_index(int dim) {
+  LaneValue v = constant(0);
+  v.tid[static_cast<std::size_t>(dim)] = Term{true, 1};
+  return v;
+}
+
+bool LaneValue::is_uniform() const {
+  return !varying && tid[0].zero() && tid[1].zero() && tid[2].zero();
+}
+
+bool LaneValue::operator==(const LaneValue& o) const {
+  if (varying || o.varying) return varying && o.varying;
+  if (base_known != o.base_known || (base_known && base != o.base)) return false;
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (tid[d].known != o.tid[d].known || tid[d].value != o.tid[d].value) return false;
+  }
+  return true;
+}
+
+std::optional<BlockShape> parse_block_shape(std::string_view text) {
+  BlockShape s;
+  std::array<std::uint32_t*, 3> dims{&s.x, &s.y, &s.z};
+  std::size_t k = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = text.find(',', pos);
+    const std::string_view part = trim(text.substr(pos, comma == std::string_view::npos
+                                                            ? std::string_view::npos
+                                                            : comma - pos));
+    if (k == dims.size()) return std::nullopt;
+    const auto v = detail::parse_uint(part, 1024);
+    if (!v || *v == 0) return std::nullopt;
+    *dims[k++] = static_cast<std::uint32_t>(*v);
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  if (std::uint64_t{s.x} * s.y * s.z > 1024) return std::nullopt;
+  return s;
+}
+
+LaneValue LaneValueAnalysis::operand(std::string_view text) const {
+  text = trim(text);
+  if (text.empty()) return LaneValue::unknown();
+  if (text[0] == '{' || text[0] == '[') return LaneValue::unknown();
+  if (text[0] == '!') text.remove_prefix(1);
+  if (text[0] == '%') {
+    static constexpr std::string_view kDims = "xyz";
+    for (std::size_t d = 0; d < 3; ++d) {
+      const std::string dim(1, kDims[d]);
+      if (text == "%tid." + dim) return LaneValue::thread_index(static_cast<int>(d));
+      if (text == "%ntid." + dim && shape_.known()) {
+        const std::array<std::uint32_t, 3> n{shape_.x, shape_.y, shape_.z};
+        return LaneValue::constant(n[d]);
+      }
+    }
+    static constexpr std::string_view kUniformSpecial[] = {
+        "%ntid", "%ctaid", "%nctaid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
+    };
+    for (std::string_view s : kUniformSpecial) {
+      if (text == s || starts_with(text, std::string(s) + ".")) return LaneValue::uniform();
+    }
+    const auto it = regs_.find(std::string(text));
+    return it == regs_.end() ? LaneValue::unknown() : it->second;
+  }
+  if (starts_with(text, "0f") || starts_with(text, "0F") || starts_with(text, "0d") ||
+      starts_with(text, "0D")) {
+    return LaneValue::uniform();  // floating-point immediate
+  }
+  if (auto v = parse_integer(text)) return LaneValue::constant(*v);
+  // A symbol: a kernel parameter, a shared or global variable's address.
+  return LaneValue::uniform();
+}
+
+LaneValue LaneValueAnalysis::address(std::string_view bracketed) const {
+  std::string_view inner = trim(bracketed);
+  if (inner.size() < 2 || inner.front() != '[' || inner.back() != ']') return LaneValue::unknown();
+  inner = trim(inner.substr(1, inner.size() - 2));
+  // base, base+offset, base+-offset, base-offset
+  std::size_t split = std::string_view::npos;
+  for (std::size_t i = 1; i < inner.size(); ++i) {
+    if (inner[i] == '+' || (inner[i] == '-' && inner[i - 1] != '+')) {
+      split = i;
+      break;
+    }
+  }
+  if (split == std::string_view::npos) return operand(inner);
+  const LaneValue base = operand(trim(inner.substr(0, split)));
+  std::string_view off = trim(inner.substr(split));
+  if (!off.empty() && off[0] == '+') off.remove_prefix(1);
+  const auto offset = parse_integer(trim(off));
+  if (!offset) return add(base, operand(off), false);
+  return add(base, LaneValue::constant(*offset), false);
+}
+
+void LaneValueAnalysis::assign(std::string_view dst, const LaneValue& v, std::string_view guard) {
+  dst = trim(dst);
+  if (dst.empty() || dst[0] == '[') return;
+  if (dst[0] == '{') {  // vector destination: every element is loaded data
+    std::size_t pos = 1;
+    while (pos < dst.size()) {
+      std::size_t end = dst.find_first_of(",}", pos);
+      if (end == std::string_view::npos) end = dst.size();
+      const std::string_view name = trim(dst.substr(pos, end - pos));
+      if (!name.empty()) assign(name, LaneValue::unknown(), guard);
+      pos = end + 1;
+    }
+    return;
+  }
+  // "%p1|%p2": setp's two predicate results.
+  if (const std::size_t bar = dst.find('|'); bar != std::string_view::npos) {
+    assign(dst.substr(0, bar), v, guard);
+    assign(dst.substr(bar + 1), v, guard);
+    return;
+  }
+  if (dst[0] != '%') return;
+  LaneValue value = v;
+  if (!guard.empty()) {
+    const LaneValue g = operand(guard);
+    const auto it = regs_.find(std::string(dst));
+    const LaneValue old = it == regs_.end() ? LaneValue::unknown() : it->second;
+    // A uniform guard writes every lane or none; otherwise some lanes keep
+    // the old value.
+    value = g.is_uniform() ? join(old, v) : (old == v ? v : LaneValue::unknown());
+  }
+  regs_[std::string(dst)] = value;
+}
+
+AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view guard,
+                                   const std::vector<std::string_view>& operands) {
+  if (starts_with(guard, "@")) guard.remove_prefix(1);
+  const std::string_view base = opcode.substr(0, opcode.find('.'));
+  AccessCost cost;
+  const std::vector<std::string_view>& ops = operands;
+  auto src = [&](std::size_t k) { return k < ops.size() ? operand(ops[k]) : LaneValue::unknown(); };
+
+  if (is_memory(base)) {
+    const MemorySpace space = memory_space(opcode);
+    for (std::string_view o : ops) {
+      if (!starts_with(trim(o), "[")) continue;
+      const LaneValue addr = address(o);
+      if (space != MemorySpace::other) {
+        const std::uint32_t bytes = access_bytes(opcode);
+        std::string key = std::to_string(static_cast<int>(space)) + ':' + std::to_string(bytes);
+        if (!addr.varying) {
+          for (const LaneValue::Term& t : addr.tid) {
+            key += t.known ? ':' + std::to_string(t.value) : std::string(":?");
+          }
+        }
+        auto it = costs_.find(key);
+        if (it == costs_.end()) {
+          it = costs_.emplace(key, cost_of_access(space, addr, bytes, shape_)).first;
+        }
+        cost = it->second;
+      }
+      if (!writes_nothing(base) && !ops.empty()) {
+        // Data read from one address is the same in every lane.
+        const bool uniform_data =
+            (has_part(opcode, "param") || addr.is_uniform()) && base != "atom";
+        assign(ops[0], uniform_data ? LaneValue::uniform() : LaneValue::unknown(), guard);
+      }
+      return cost;
+    }
+    if (!writes_nothing(base) && !ops.empty()) assign(ops[0], LaneValue::unknown(), guard);
+    return cost;
+  }
+  if (writes_nothing(base) || ops.empty()) return cost;
+
+  const bool is_float = float_typed(opcode);
+  LaneValue result = LaneValue::unknown();
+  if (base == "mov" || base == "cvta" || (base == "cvt" && !is_float)) {
+    result = src(1);
+  } else if (!is_float && (base == "add" || base == "sub")) {
+    result = add(src(1), src(2), base == "sub");
+  } else if (!is_float && base == "mul" && !has_part(opcode, "hi")) {
+    result = multiply(src(1), src(2));
+  } else if (!is_float && base == "mad" && !has_part(opcode, "hi")) {
+    result = add(multiply(src(1), src(2)), src(3), false);
+  } else if (!is_float && base == "shl" && src(2).is_constant() && src(2).base >= 0 &&
+             src(2).base < 62) {
+    result = scale(src(1), std::int64_t{1} << src(2).base);
+  } else if (!is_float && base == "neg") {
+    result = scale(src(1), -1);
+  } else {
+    // Anything else of uniform operands is uniform; of varying ones, varying.
+    bool uniform = true;
+    for (std::size_t k = 1; k < ops.size(); ++k) uniform = uniform && src(k).is_uniform();
+    result = uniform ? LaneValue::uniform() : LaneValue::unknown();
+  }
+  assign(ops[0], result, guard);
+  return cost;
+}
+
+}  // namespace gpuwcet::tools
