@@ -36,6 +36,11 @@ inline constexpr std::uint16_t kOwnResource = 0xFFFF;
 // hold of the unit, not its result (GPGPU-Sim's shared-memory bank passes, as
 // the single-warp traces show them: docs/multiphase.md).
 inline constexpr std::uint16_t kUnitExtraHoldsOnly = 1;
+// FunctionalUnit::flags bit: results skip HardwareDescription::result_delay
+// (GPGPU-Sim's perfect constant cache releases the scoreboard without a
+// register-file write-back).
+inline constexpr std::uint16_t kUnitSkipsResultDelay = 2;
+inline constexpr std::uint16_t kUnitFlagsMask = kUnitExtraHoldsOnly | kUnitSkipsResultDelay;
 
 // A functional unit: after a dispatch its resource accepts nothing else for
 // `initiation` cycles; the result is written `latency` cycles after the
@@ -45,7 +50,7 @@ struct FunctionalUnit {
   std::uint32_t initiation = 1;            // >= 1
   std::uint32_t latency = 1;
   std::uint16_t resource = kOwnResource;   // shared pipeline, < kMaxResources
-  std::uint16_t flags = 0;                 // kUnitExtraHoldsOnly
+  std::uint16_t flags = 0;                 // kUnitExtraHoldsOnly, kUnitSkipsResultDelay
 };
 
 
@@ -130,7 +135,19 @@ constexpr std::uint64_t result_cycle(const HardwareDescription& hw, const Functi
       hw.latency_from_issue ? (u.latency > u.initiation ? u.latency : u.initiation)
                             : std::uint64_t{u.initiation} + u.latency;
   const std::uint64_t extra = (u.flags & kUnitExtraHoldsOnly) != 0 ? 0 : i.extra_cycles;
-  return dispatch + span + hw.result_delay + extra;
+  const std::uint64_t write_back = (u.flags & kUnitSkipsResultDelay) != 0 ? 0 : hw.result_delay;
+  return dispatch + span + write_back + extra;
+}
+
+// The cycle by which instruction `i`, dispatched at `dispatch`, has completed,
+// for the drains of barriers and exits: its result; for a store, which
+// writes no register, the end of its hold plus the write-back cycles.
+constexpr std::uint64_t completion_cycle(const HardwareDescription& hw, const FunctionalUnit& u,
+                                         const Instruction& i, std::uint64_t dispatch) noexcept {
+  if (i.kind == OpKind::store) return dispatch + occupancy(u, i) + hw.result_delay;
+  const std::uint64_t result = result_cycle(hw, u, i, dispatch);
+  const std::uint64_t held = dispatch + occupancy(u, i);
+  return result > held ? result : held;
 }
 
 // The earliest issue cycle a unit whose resource is free from `resource_free`
@@ -188,7 +205,7 @@ inline Status validate(const HardwareDescription& hw) noexcept {
   }
   for (std::size_t i = 0; i < hw.unit_count; ++i) {
     if (hw.units[i].initiation == 0) return Status::invalid_argument;
-    if ((hw.units[i].flags & ~kUnitExtraHoldsOnly) != 0) return Status::invalid_argument;
+    if ((hw.units[i].flags & ~kUnitFlagsMask) != 0) return Status::invalid_argument;
     if (unit_resource(hw, i) >= kMaxResources) return Status::invalid_argument;
   }
   return Status::ok;

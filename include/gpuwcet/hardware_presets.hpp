@@ -18,9 +18,9 @@
 // sfu (sfu and every *_div), tensor, mem (mem, mem_shared, mem_param),
 // branch.
 // `mem` (global and local loads, stores, atomics) has initiation 1 and the caller's memory
-// latency (the paper sweeps 5 to 400). `branch` (bra, setp-free control,
-// barriers' own work) has initiation 1, latency 1: GPGPU-Sim gives control no
-// latency list; a reader that prefers its SP timing maps branches to int_add.
+// latency (the paper sweeps 5 to 400). `branch` (bra and other control) has
+// initiation 1, latency 1 on the int pipeline: GPGPU-Sim runs control as an
+// ALU operation on its INT unit.
 #pragma once
 
 #include <array>
@@ -37,20 +37,28 @@ struct UnitPreset {
   std::uint32_t initiation;
   std::uint32_t latency;  // kMemoryLatency: replaced by the caller's value
   std::uint16_t resource;
+  std::uint16_t flags;    // FunctionalUnit::flags
 };
 
 inline constexpr std::uint32_t kMemoryLatency = 0xFFFFFFFFu;
-// Cycles the load/store unit adds to a shared-memory access beyond
-// GPGPU-Sim's -gpgpu_smem_latency, and the latency of a global access under
-// -gpgpu_perfect_mem 1: calibrated on the single-warp traces of the
-// gpgpusim-ptx-traces data set (docs/multiphase.md, "Single-warp accuracy").
-inline constexpr std::uint32_t kGpgpuSimLoadStorePipeline = 3;
-inline constexpr std::uint32_t kGpgpuSimPerfectMemoryLatency = 12;
-// The presets' shared-memory and parameter latencies (Ampere's
-// -gpgpu_smem_latency 29, which the parameter loads of the traces match);
-// the GPGPU-Sim configuration reader takes them from the file instead.
-inline constexpr std::uint32_t kSharedMemoryLatency = 29 + kGpgpuSimLoadStorePipeline;
-inline constexpr std::uint32_t kParameterLatency = 29;
+// GPGPU-Sim's load/store unit (docs/multiphase.md, "Single-warp accuracy"),
+// counted from the dispatch, before the two write-back cycles every result
+// takes (kGpgpuSimResultDelay):
+// - a global access under -gpgpu_perfect_mem 1 sends one transaction per
+//   cycle and its last response is written two cycles after it is sent;
+// - a shared-memory access goes through a pipeline of -gpgpu_smem_latency
+//   stages (29 on Ampere); bank passes hold the unit, not the result;
+// - a kernel-parameter or constant load through the perfect constant cache
+//   releases its register one cycle after the dispatch, with no write-back.
+inline constexpr std::uint32_t kGpgpuSimPerfectMemoryLatency = 2;
+inline constexpr std::uint32_t kSharedMemoryLatency = 29;
+inline constexpr std::uint32_t kParameterLatency = 1;
+// Load/store cycles per eight further transactions of an uncoalesced global
+// access (readers scale extra_cycles by it). GPGPU-Sim's code sends one
+// transaction per cycle (8 per 8), but its uncoalesced byte loads (the nn
+// trace, 32 transactions each) take 13 per 8: calibrated on that trace, the
+// only uncoalesced one of the data set.
+inline constexpr std::uint32_t kGpgpuSimCyclesPer8Transactions = 13;
 
 namespace preset_resource {
 inline constexpr std::uint16_t int_pipe = 0, fp = 1, dp = 2, sfu = 3, tensor = 4, mem = 5,
@@ -64,63 +72,80 @@ inline constexpr std::uint16_t int_pipe = 0, fp = 1, dp = 2, sfu = 3, tensor = 4
 // block model does not describe (the memory latency is a parameter).
 inline constexpr std::size_t kPresetUnitCount = 21;
 inline constexpr std::array<UnitPreset, kPresetUnitCount> kAmpereUnits{{
-    {"int_add", 2, 4, preset_resource::int_pipe},
-    {"int_max", 2, 4, preset_resource::int_pipe},
-    {"int_mul", 2, 4, preset_resource::int_pipe},
-    {"int_mad", 2, 4, preset_resource::int_pipe},
-    {"int_div", 2, 21, preset_resource::sfu},
-    {"fp_add", 1, 4, preset_resource::fp},
-    {"fp_max", 1, 4, preset_resource::fp},
-    {"fp_mul", 1, 4, preset_resource::fp},
-    {"fp_mad", 1, 4, preset_resource::fp},
-    {"fp_div", 2, 39, preset_resource::sfu},
-    {"dp_add", 64, 64, preset_resource::dp},
-    {"dp_max", 64, 64, preset_resource::dp},
-    {"dp_mul", 64, 64, preset_resource::dp},
-    {"dp_mad", 64, 64, preset_resource::dp},
-    {"dp_div", 130, 330, preset_resource::sfu},
-    {"sfu", 8, 21, preset_resource::sfu},
-    {"tensor", 64, 64, preset_resource::tensor},
-    {"mem", 1, kMemoryLatency, preset_resource::mem},
-    // Shared memory (GPGPU-Sim's -gpgpu_smem_latency 29, plus the three
-    // cycles of the load/store unit's pipeline that the single-warp traces
-    // show) and kernel-parameter loads; both occupy the load/store unit.
-    {"mem_shared", 1, kSharedMemoryLatency, preset_resource::mem},
-    {"mem_param", 1, kParameterLatency, preset_resource::mem},
-    {"branch", 1, 1, preset_resource::branch},
+    {"int_add", 2, 4, preset_resource::int_pipe, 0},
+    {"int_max", 2, 4, preset_resource::int_pipe, 0},
+    {"int_mul", 2, 4, preset_resource::int_pipe, 0},
+    {"int_mad", 2, 4, preset_resource::int_pipe, 0},
+    {"int_div", 2, 21, preset_resource::sfu, 0},
+    {"fp_add", 1, 4, preset_resource::fp, 0},
+    {"fp_max", 1, 4, preset_resource::fp, 0},
+    {"fp_mul", 1, 4, preset_resource::fp, 0},
+    {"fp_mad", 1, 4, preset_resource::fp, 0},
+    {"fp_div", 2, 39, preset_resource::sfu, 0},
+    {"dp_add", 64, 64, preset_resource::dp, 0},
+    {"dp_max", 64, 64, preset_resource::dp, 0},
+    {"dp_mul", 64, 64, preset_resource::dp, 0},
+    {"dp_mad", 64, 64, preset_resource::dp, 0},
+    {"dp_div", 130, 330, preset_resource::sfu, 0},
+    {"sfu", 8, 21, preset_resource::sfu, 0},
+    {"tensor", 64, 64, preset_resource::tensor, 0},
+    {"mem", 1, kMemoryLatency, preset_resource::mem, 0},
+    // Shared memory and kernel-parameter loads also occupy the load/store
+    // unit (see above).
+    {"mem_shared", 1, kSharedMemoryLatency, preset_resource::mem, kUnitExtraHoldsOnly},
+    {"mem_param", 1, kParameterLatency, preset_resource::mem, kUnitSkipsResultDelay},
+    {"branch", 1, 1, preset_resource::int_pipe, 0},
 }};
 
 struct HardwarePreset {
   const char* name;
   const UnitPreset* units;
   std::size_t unit_count;
-  // Pipeline timing (HardwareDescription): GPGPU-Sim's SM model, calibrated
-  // against the single-warp traces of the gpgpusim-ptx-traces data set
-  // (docs/multiphase.md, "Single-warp accuracy").
-  std::uint32_t issue_interval;
-  std::uint32_t branch_delay;
-  std::uint32_t result_delay;
-  bool latency_from_issue;
-  std::uint32_t barrier_delay;
 };
 
-// GPGPU-Sim's front end refills a warp's two-entry instruction buffer only
-// when it is empty, so one warp issues at most every other cycle; a branch
-// flushes the buffer (one more cycle); operand collection and write-back add
-// two cycles to every result. Readers of GPGPU-Sim configurations use the
-// same numbers.
-inline constexpr std::uint32_t kGpgpuSimIssueInterval = 2;
-inline constexpr std::uint32_t kGpgpuSimBranchDelay = 1;
-inline constexpr std::uint32_t kGpgpuSimResultDelay = 2;
-// A barrier releases the block 15 cycles after the last warp drained
-// (calibrated on the single-warp traces: docs/multiphase.md).
-inline constexpr std::uint32_t kGpgpuSimBarrierDelay = 15;
+// GPGPU-Sim 4.2's SM (shader.cc, read for docs/multiphase.md, "Single-warp
+// accuracy"), as the HardwareDescription fields that every preset and the
+// GPGPU-Sim configuration reader set:
+// - fetch and decode keep up with one issue per warp per cycle
+//   (-gpgpu_inst_fetch_throughput 32), a taken branch costs one bubble;
+// - an issued instruction spends two cycles in operand collection, then
+//   waits in front of its unit, in issue order, while the warp goes on
+//   issuing; the unit's latency counts from its dispatch, and write-back and
+//   the scoreboard release take two more cycles;
+// - the first issue comes two cycles after the launch and the kernel's cycle
+//   count ends one cycle after the last write-back (launch delay 3);
+// - exit is an ALU instruction on the INT unit.
+// A barrier in GPGPU-Sim does not wait for the warps' writes; the model does
+// (each barrier section starts drained, which the block bound needs), which
+// can only lengthen a single warp's time.
+struct GpgpuSimPipeline {
+  static constexpr std::uint32_t issue_interval = 1;
+  static constexpr std::uint32_t branch_delay = 1;
+  static constexpr std::uint32_t result_delay = 2;
+  static constexpr bool latency_from_issue = true;
+  static constexpr std::uint32_t barrier_delay = 0;
+  static constexpr std::uint32_t dispatch_delay = 2;
+  static constexpr bool queued_dispatch = true;
+  static constexpr std::uint32_t launch_delay = 3;
+  static constexpr bool exit_issues = true;
+};
+
+// Sets the pipeline fields of `hw` (not its units) to GPGPU-Sim's.
+constexpr void set_gpgpusim_pipeline(HardwareDescription& hw) noexcept {
+  hw.issue_interval = GpgpuSimPipeline::issue_interval;
+  hw.branch_delay = GpgpuSimPipeline::branch_delay;
+  hw.result_delay = GpgpuSimPipeline::result_delay;
+  hw.latency_from_issue = GpgpuSimPipeline::latency_from_issue;
+  hw.barrier_delay = GpgpuSimPipeline::barrier_delay;
+  hw.dispatch_delay = GpgpuSimPipeline::dispatch_delay;
+  hw.queued_dispatch = GpgpuSimPipeline::queued_dispatch;
+  hw.launch_delay = GpgpuSimPipeline::launch_delay;
+  hw.exit_issues = GpgpuSimPipeline::exit_issues;
+}
 
 inline constexpr std::array<HardwarePreset, 2> kHardwarePresets{{
-    {"rtx3070", kAmpereUnits.data(), kAmpereUnits.size(), kGpgpuSimIssueInterval,
-     kGpgpuSimBranchDelay, kGpgpuSimResultDelay, true, kGpgpuSimBarrierDelay},
-    {"orin-sm", kAmpereUnits.data(), kAmpereUnits.size(), kGpgpuSimIssueInterval,
-     kGpgpuSimBranchDelay, kGpgpuSimResultDelay, true, kGpgpuSimBarrierDelay},
+    {"rtx3070", kAmpereUnits.data(), kAmpereUnits.size()},
+    {"orin-sm", kAmpereUnits.data(), kAmpereUnits.size()},
 }};
 
 // Fills `out` from the preset called `name` ("rtx3070", "orin-sm") with the

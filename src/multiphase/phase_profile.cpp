@@ -130,8 +130,10 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     ++consumed;
     if (ins.kind == OpKind::exit && !hw.exit_issues) break;
     if (ins.kind == OpKind::barrier) {
-      // The block is released barrier_delay cycles after the last drain: the
-      // warp idles until then, inside the section it closes.
+      // A warp is at the barrier once drained and free to issue again; the
+      // block is released barrier_delay cycles after the last one got there:
+      // the warp idles until then, inside the section it closes.
+      if (next_issue > drain) drain = next_issue;
       drain += hw.barrier_delay;
       close_section();
       continue;
@@ -173,8 +175,10 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     const std::uint64_t held_until = d + init[u] + ins.extra_cycles;
     const std::uint64_t written = d + span[u] + (extra_delays_result[u] ? ins.extra_cycles : 0);
     if (held_until > busy_end) busy_end = held_until;
-    if (written > drain) drain = written;
-    if (held_until > drain) drain = held_until;
+    // Drains wait for completion (block_model.hpp: completion_cycle).
+    const std::uint64_t done = ins.kind == OpKind::store ? held_until + hw.result_delay
+                                                          : (written > held_until ? written : held_until);
+    if (done > drain) drain = done;
     resource_free[r] = held_until;
     for (std::size_t k = 0; k < ins.dst_count; ++k) ready[ins.dst[k]] = written;
     next_issue = next_issue_cycle(hw, ins.kind, t);

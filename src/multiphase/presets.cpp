@@ -18,12 +18,9 @@ Status make_hardware_preset(const char* name, std::uint32_t memory_latency,
       f.initiation = u.initiation;
       f.latency = u.latency == kMemoryLatency ? memory_latency : u.latency;
       f.resource = u.resource;
+      f.flags = u.flags;
     }
-    hw.issue_interval = preset.issue_interval;
-    hw.branch_delay = preset.branch_delay;
-    hw.result_delay = preset.result_delay;
-    hw.latency_from_issue = preset.latency_from_issue;
-    hw.barrier_delay = preset.barrier_delay;
+    set_gpgpusim_pipeline(hw);
     out = hw;
     return Status::ok;
   }

@@ -154,7 +154,9 @@ class BlockScheduleOracle {
       }
       if (all_blocked) {
         std::uint64_t release = s.t;
-        for (std::size_t k = 0; k < s.w.size(); ++k) release = std::max(release, s.w[k].drain);
+        for (std::size_t k = 0; k < s.w.size(); ++k) {
+          if (!at_end(s, k)) release = std::max({release, s.w[k].drain, s.w[k].earliest});
+        }
         release += hw_.barrier_delay;
         for (std::size_t k = 0; k < s.w.size(); ++k) {
           if (at_end(s, k)) continue;
@@ -192,10 +194,14 @@ class BlockScheduleOracle {
     const std::uint64_t span = hw_.latency_from_issue ? std::max<std::uint64_t>(u.latency, u.initiation)
                                                       : std::uint64_t{u.initiation} + u.latency;
     const bool hold_only = (u.flags & 1u) != 0;
-    const std::uint64_t done = enter + span + hw_.result_delay + (hold_only ? 0 : i.extra_cycles);
+    const bool no_write_back = (u.flags & 2u) != 0;
+    const std::uint64_t done =
+        enter + span + (no_write_back ? 0 : hw_.result_delay) + (hold_only ? 0 : i.extra_cycles);
     s.free_at[resource(i)] = held;
     for (std::size_t j = 0; j < i.dst_count; ++j) w.written.at(i.dst[j]) = done;
-    w.drain = std::max({w.drain, done, held});
+    // A store completes when it leaves its unit, plus the write-back cycles.
+    const std::uint64_t complete = i.kind == OpKind::store ? held + hw_.result_delay : std::max(done, held);
+    w.drain = std::max(w.drain, complete);
     w.earliest = s.t + hw_.issue_interval + (i.kind == OpKind::branch ? hw_.branch_delay : 0);
     ++w.pc;
     ++s.t;

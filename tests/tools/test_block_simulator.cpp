@@ -61,6 +61,7 @@ HardwareDescription random_hw(std::mt19937_64& rng, std::uint32_t mem_latency) {
     hw.units[u].initiation = 1 + static_cast<std::uint32_t>(rng() % 6);
     hw.units[u].latency = static_cast<std::uint32_t>(rng() % 12);
     if (u > 0 && rng() % 4 == 0) hw.units[u].resource = static_cast<std::uint16_t>(rng() % u);
+    hw.units[u].flags = static_cast<std::uint16_t>(rng() % 4 == 0 ? rng() % 4 : 0);
   }
   hw.units[0].latency = mem_latency;
   // Half of the hand-made descriptions also get a random pipeline around the
@@ -71,6 +72,10 @@ HardwareDescription random_hw(std::mt19937_64& rng, std::uint32_t mem_latency) {
     hw.result_delay = static_cast<std::uint32_t>(rng() % 4);
     hw.latency_from_issue = rng() % 2 == 0;
     hw.barrier_delay = static_cast<std::uint32_t>(rng() % 21);
+    hw.dispatch_delay = static_cast<std::uint32_t>(rng() % 3);
+    hw.queued_dispatch = rng() % 2 == 0;
+    hw.launch_delay = static_cast<std::uint32_t>(rng() % 4);
+    hw.exit_issues = rng() % 2 == 0;
   }
   return hw;
 }
@@ -167,6 +172,7 @@ TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
     o.registers = kRegisters;
     o.same_code = rng() % 2 == 0;
     o.dependency = static_cast<double>(rng() % 10) / 10.0;
+    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 40);
     const auto block = with_branches(generate_block(hw, o, rng));
     const BlockBound b = bound(hw, block);
     for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
@@ -198,11 +204,12 @@ TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
     const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 60));
     BlockGeneratorOptions o;
     o.warps = 2 + rng() % 2;
-    o.instructions = 2 + rng() % (o.warps == 2 ? 6 : 4);
+    o.instructions = 2 + rng() % (o.warps == 2 ? 6 : 3);
     o.barriers = rng() % 2;
     o.registers = 8;
     o.same_code = rng() % 2 == 0;
     o.dependency = static_cast<double>(rng() % 10) / 10.0;
+    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 6);
     const auto block = with_branches(generate_block(hw, o, rng));
     const BlockBound b = bound(hw, block);
     gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);

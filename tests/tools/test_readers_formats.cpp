@@ -72,7 +72,7 @@ TEST(ReadersPtx, HandCheckedOperandsAndUnits) {
       {"mem_param", OpKind::load, {0}, {}},         // parameter space
       {"alu", OpKind::compute, {1}, {}},            // %tid.x is no dependency
       {"alu", OpKind::compute, {2, 3}, {1}},        // two predicate results
-      {"branch", OpKind::branch, {}, {2}},          // the guard is a source
+      {"branch", OpKind::compute, {}, {2}},         // guard is a source; falls through: not taken
       {"mem", OpKind::load, {4, 5}, {0}},           // vector result, address register
       {"mem_shared", OpKind::store, {}, {0, 4}},    // a store writes no register
       {"fp_mad", OpKind::compute, {6}, {4, 5}},     // immediates are no registers
@@ -199,12 +199,19 @@ TEST(ReadersHardware, NativeExampleEqualsThePreset) {
   EXPECT_EQ(file.hw.branch_delay, preset.hw.branch_delay);
   EXPECT_EQ(file.hw.result_delay, preset.hw.result_delay);
   EXPECT_EQ(file.hw.latency_from_issue, preset.hw.latency_from_issue);
+  EXPECT_EQ(file.hw.barrier_delay, preset.hw.barrier_delay);
+  EXPECT_EQ(file.hw.dispatch_delay, preset.hw.dispatch_delay);
+  EXPECT_EQ(file.hw.queued_dispatch, preset.hw.queued_dispatch);
+  EXPECT_EQ(file.hw.launch_delay, preset.hw.launch_delay);
+  EXPECT_EQ(file.hw.exit_issues, preset.hw.exit_issues);
+  EXPECT_EQ(file.cycles_per_8_transactions, preset.cycles_per_8_transactions);
   ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
   for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
     SCOPED_TRACE(preset.hw.units[i].name.data());
     EXPECT_STREQ(file.hw.units[i].name.data(), preset.hw.units[i].name.data());
     EXPECT_EQ(file.hw.units[i].initiation, preset.hw.units[i].initiation);
     EXPECT_EQ(file.hw.units[i].latency, preset.hw.units[i].latency);
+    EXPECT_EQ(file.hw.units[i].flags, preset.hw.units[i].flags);
     // Resource ids may differ; which units share one must not.
     for (std::size_t j = 0; j < file.hw.unit_count; ++j) {
       EXPECT_EQ(unit_resource(file.hw, i) == unit_resource(file.hw, j),

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,32 +28,55 @@ namespace {
 const fs::path& kData = gpuwcet::test::kSharedData;
 using gpuwcet::test::files_in;
 
-// Traces whose observed time the model does not yet cover: data-dependent
-// memory behaviour the PTX trace does not record (uncoalesced accesses;
-// docs/multiphase.md). Any other trace below its observed time is
-// a regression; a listed trace that comes back above it must leave the list.
-const std::set<std::string> kKnownBelowObserved = {
-    "_Z6euclidPcffPfiii1.trace",  // nn: uncoalesced byte loads
+// Thread-block shapes the Rodinia kernels of the data set launch with, from
+// the Rodinia sources (BLOCK_SIZE 16 and 16 x 16 tiles, MAX_THREADS_PER_BLOCK
+// 512, ...): the launch configuration a user gives with --block-dim. Keyed
+// by the start of the trace file name.
+const std::map<std::string, std::string> kLaunchShapes = {
+    {"_Z22bpnn_layerforward", "16,16"}, {"_Z24bpnn_adjust_weights", "16,16"},
+    {"_Z6KernelP4Node", "512"},         {"_Z7Kernel2", "512"},
+    {"_Z6kernelv", "128"},              {"_Z14calculate_temp", "16,16"},
+    {"_Z12lud_diagonal", "16"},         {"_Z13lud_perimeter", "32"},
+    {"_Z12lud_internal", "16,16"},      {"_Z6euclid", "256"},
+    {"_Z20needle_cuda_shared", "16"},   {"_Z14dynproc_kernel", "256"},
+    {"_Z11srad_cuda", "16,16"},         {"_Z12pgain_kernel", "512"},
 };
 
+BlockShape launch_shape(const fs::path& trace) {
+  const std::string name = trace.filename().string();
+  for (const auto& [prefix, shape] : kLaunchShapes) {
+    if (name.rfind(prefix, 0) == 0) return *parse_block_shape(shape);
+  }
+  return BlockShape{};
+}
+
+// Every trace's single-warp bound is at least the cycles GPGPU-Sim observed
+// (the bound is safe against the simulator the machine model describes),
+// and the mean overestimation stays where docs/multiphase.md reports it:
+// a model that gets looser fails here too.
 TEST(RealTraces, SingleWarpBoundAgainstGpgpuSim) {
   const auto files = files_in(kData / "gpgpusim-ptx-traces", ".trace");
   if (files.empty()) GTEST_SKIP() << "no PTX traces in " << kData;
   double sum = 0;
+  double sum_addresses_known = 0;  // without bfs's data-dependent addresses
+  std::size_t known = 0;
   for (const fs::path& f : files) {
     const HardwareConfig hw = load_hardware_file((f.parent_path() / "gpgpusim.config").string(), {});
-    const TraceFile t = read_trace(f.string(), TraceFormat::ptx, hw);
+    TraceReadOptions ro;
+    ro.block_shape = launch_shape(f);
+    ASSERT_TRUE(ro.block_shape.known()) << f << ": no launch shape for it in the table";
+    const TraceFile t = read_trace(f.string(), TraceFormat::ptx, hw, ro);
     ASSERT_TRUE(t.observed_cycles.has_value()) << f;
     const BlockAnalysis a = analyse_block(hw.hw, t, 0);
     ASSERT_EQ(a.warps.size(), 1u) << f;
     const double observed = static_cast<double>(*t.observed_cycles);
     const double bound = static_cast<double>(a.bound.safe_upper_bound);
-    sum += (bound - observed) / observed;
-    const bool known = kKnownBelowObserved.count(f.filename().string()) != 0;
-    if (known) {
-      EXPECT_LT(bound, observed) << f << " is now covered: remove it from the known list";
-    } else {
-      EXPECT_GE(bound, observed) << f;
+    EXPECT_GE(bound, observed) << f;
+    const double over = (bound - observed) / observed;
+    sum += over;
+    if (f.filename().string().rfind("_Z6KernelP4Node", 0) != 0) {
+      sum_addresses_known += over;
+      ++known;
     }
     // One warp: the simulator runs the very schedule the analysis assumes.
     std::vector<std::vector<Instruction>> warps{t.blocks[0].warps[0].code};
@@ -61,7 +84,13 @@ TEST(RealTraces, SingleWarpBoundAgainstGpgpuSim) {
     so.record_trace = false;
     EXPECT_EQ(simulate_block(hw.hw, warps, t.register_count, so).cycles, a.bound.safe_upper_bound) << f;
   }
-  RecordProperty("mean_overestimation_percent", static_cast<int>(100 * sum / static_cast<double>(files.size())));
+  const double mean = 100 * sum / static_cast<double>(files.size());
+  const double mean_known = 100 * sum_addresses_known / static_cast<double>(known);
+  RecordProperty("mean_overestimation_percent", static_cast<int>(mean));
+  RecordProperty("mean_overestimation_without_bfs_percent", static_cast<int>(mean_known));
+  // docs/multiphase.md: 17.6 % over all 16, 3.6 % without bfs.
+  EXPECT_LT(mean, 18.0);
+  EXPECT_LT(mean_known, 4.0);
 }
 
 TEST(RealTraces, AccelSimBlocksNeverExceedTheirBound) {

@@ -40,6 +40,7 @@ struct BlockOptions {
   std::uint64_t seed = 1;
   std::uint64_t seeds = 16;
   std::string svg;
+  std::string block_dim;
   bool json = false;
 };
 
@@ -54,6 +55,9 @@ void add_common_options(CLI::App* cmd, BlockOptions& o) {
   cmd->add_option("--hw-preset", o.hw_preset, "built-in hardware: rtx3070, orin-sm");
   cmd->add_option("--mem-latency", o.mem_latency,
                   "memory latency in cycles (default: the hardware file's, else 200)");
+  cmd->add_option("--block-dim", o.block_dim,
+                  "launch shape X[,Y[,Z]] of the traced kernel's thread blocks, for the cost of "
+                  "PTX memory accesses (default: unknown, the worst placement of a warp's lanes)");
   cmd->add_flag("--json", o.json, "print JSON on stdout");
   cmd->add_option("--svg", o.svg, "draw the timeline into this SVG file");
 }
@@ -61,6 +65,7 @@ void add_common_options(CLI::App* cmd, BlockOptions& o) {
 struct Inputs {
   HardwareConfig config;
   TraceFile trace;
+  std::string block_dim;  // as given, or "unknown"
 };
 
 Inputs load_inputs(const BlockOptions& o) {
@@ -81,7 +86,18 @@ Inputs load_inputs(const BlockOptions& o) {
     in.config = hardware_preset(o.hw_preset.empty() ? "orin-sm" : o.hw_preset,
                                 mem.value_or(kDefaultMemoryLatency));
   }
-  in.trace = read_trace(o.trace, parse_trace_format(o.format), in.config);
+  TraceReadOptions read_options;
+  if (!o.block_dim.empty()) {
+    const auto shape = parse_block_shape(o.block_dim);
+    if (!shape) {
+      throw ToolError(fmt::format(
+          "bad --block-dim '{}': expected X, X,Y or X,Y,Z, each at least 1, at most 1024 threads",
+          o.block_dim));
+    }
+    read_options.block_shape = *shape;
+  }
+  in.block_dim = o.block_dim.empty() ? "unknown" : o.block_dim;
+  in.trace = read_trace(o.trace, parse_trace_format(o.format), in.config, read_options);
   return in;
 }
 
@@ -90,6 +106,7 @@ nlohmann::json inputs_json(const Inputs& in) {
           {"kernel", in.trace.kernel},
           {"hardware", in.config.source},
           {"memory_latency", in.config.memory_latency},
+          {"block_dim", in.block_dim},
           {"blocks_in_trace", in.trace.blocks.size()}};
 }
 

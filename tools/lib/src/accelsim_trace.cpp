@@ -19,6 +19,18 @@ namespace gpuwcet::tools::detail {
 
 namespace {
 
+// SASS instructions are 16 bytes apart from Volta on.
+constexpr std::uint64_t kSassInstructionBytes = 16;
+
+// Shared-memory opcodes; LDC reads the constant bank (one transaction);
+// every other memory opcode reaches global (or local) memory.
+MemorySpace sass_memory_space(std::string_view opcode) {
+  const std::string_view base = opcode.substr(0, opcode.find('.'));
+  if (base == "LDS" || base == "STS" || base == "ATOMS" || base == "LDSM") return MemorySpace::shared;
+  if (base == "LDC" || base == "ULDC") return MemorySpace::other;
+  return MemorySpace::global;
+}
+
 struct Register {
   std::string space;  // "R", "UR", "P", "UP", "B"
   std::uint64_t number = 0;
@@ -196,6 +208,45 @@ class Reader {
     return *v;
   }
 
+  // Lane addresses of a memory instruction: mode 0 lists them (hex), mode 1
+  // gives base and stride, mode 2 a base then signed deltas (docs of
+  // ../shared/data and docs/trace-formats.md).
+  std::vector<std::uint64_t> decode_addresses(const std::vector<std::string_view>& t,
+                                              std::size_t at, std::size_t fields) {
+    const std::uint64_t mode = number(t, at - 1, 2, "address mode");
+    auto hex = [&](std::size_t k) {
+      std::string_view v = t[k];
+      if (starts_with(v, "0x") || starts_with(v, "0X")) v.remove_prefix(2);
+      const auto a = parse_uint(v, ~std::uint64_t{0}, 16);
+      if (!a) fail_at(name_, line_, fmt::format("bad address '{}'", t[k]));
+      return *a;
+    };
+    auto delta = [&](std::size_t k) {
+      std::string_view v = t[k];
+      const bool negative = starts_with(v, "-");
+      if (negative) v.remove_prefix(1);
+      const auto d = parse_uint(v, std::uint64_t{1} << 48);
+      if (!d) fail_at(name_, line_, fmt::format("bad address delta '{}'", t[k]));
+      return negative ? ~*d + 1 : *d;  // two's complement: wraps like the address arithmetic
+    };
+    std::vector<std::uint64_t> out;
+    if (mode == 0) {
+      for (std::size_t k = 0; k < fields; ++k) out.push_back(hex(at + k));
+    } else if (mode == 1) {
+      const std::uint64_t base = hex(at);
+      const std::uint64_t stride = delta(at + 1);
+      for (std::size_t k = 0; k < active_lanes_; ++k) out.push_back(base + k * stride);
+    } else {
+      std::uint64_t a = hex(at);
+      out.push_back(a);
+      for (std::size_t k = 1; k < fields; ++k) {
+        a += delta(at + k);
+        out.push_back(a);
+      }
+    }
+    return out;
+  }
+
   std::uint16_t register_id(std::string_view token, bool& zero) {
     const auto r = parse_register(token);
     if (!r) {
@@ -213,7 +264,7 @@ class Reader {
     }
     const std::vector<std::string_view> t = split_ws(line);
     std::size_t i = lineinfo_ ? 1 : 0;
-    (void)number(t, i++, ~std::uint64_t{0}, "PC", 16);
+    const std::uint64_t pc = number(t, i++, ~std::uint64_t{0}, "PC", 16);
     const std::uint64_t mask = number(t, i++, 0xFFFFFFFFu, "active mask", 16);
     const std::uint64_t dst_num = number(t, i++, kMaxDestinations, "destination count");
     if (i + dst_num >= t.size()) fail_at(name_, line_, "instruction line ends before its opcode");
@@ -248,6 +299,7 @@ class Reader {
       const std::uint64_t mode = number(t, i++, 2, "address mode");
       const std::size_t lanes = std::bitset<32>(mask).count();
       addresses = mode == 0 ? lanes : mode == 1 ? 2 : std::max<std::size_t>(lanes, 1);
+      active_lanes_ = lanes;
     }
     // Addresses, then at most one immediate (tracer version 5 writes one).
     if (t.size() < i + addresses || t.size() > i + addresses + 1) {
@@ -258,8 +310,18 @@ class Reader {
     }
     const auto [unit, kind] = resolver_.resolve(opcode, name_, line_);
     WarpTrace& w = out_.blocks.back().warps.back();
-    w.code.push_back(make_instruction(unit, kind, ops, name_, line_));
+    Instruction ins = make_instruction(unit, kind, ops, name_, line_);
+    if (width > 0 && addresses > 0) {
+      // The lanes' addresses give the access's transactions / bank passes
+      // exactly (lane_values.hpp).
+      const std::vector<std::uint64_t> lane_addresses = decode_addresses(t, i, addresses);
+      const AccessCost cost = cost_of_addresses(sass_memory_space(opcode), lane_addresses,
+                                                static_cast<std::uint32_t>(width));
+      ins.extra_cycles = extra_cycles_for(config_, unit, cost.passes);
+    }
+    w.code.push_back(ins);
     w.lines.push_back(static_cast<std::uint32_t>(line_));
+    resolve_taken_branch(w, pc, last_pc_, kSassInstructionBytes);
     ++count_;
   }
 
@@ -276,6 +338,8 @@ class Reader {
   std::uint64_t count_ = 0;
   std::size_t warp_line_ = 0;
   std::set<std::uint64_t> warp_ids_;
+  std::uint64_t last_pc_ = 0;       // of the warp being read
+  std::size_t active_lanes_ = 0;    // of the instruction being read
 };
 
 }  // namespace

@@ -16,7 +16,7 @@ struct MixEntry {
 
 // Rough dynamic mix of the Rodinia PTX traces: address arithmetic dominates,
 // then loads/stores and fp math.
-constexpr std::array<MixEntry, 12> kRodiniaMix{{
+constexpr std::array<MixEntry, 15> kRodiniaMix{{
     {"int_add", 22, OpKind::compute},
     {"int_mad", 10, OpKind::compute},
     {"int_mul", 5, OpKind::compute},
@@ -24,8 +24,11 @@ constexpr std::array<MixEntry, 12> kRodiniaMix{{
     {"fp_add", 8, OpKind::compute},
     {"fp_mul", 7, OpKind::compute},
     {"fp_mad", 8, OpKind::compute},
-    {"mem", 16, OpKind::load},
-    {"mem", 6, OpKind::store},
+    {"mem", 10, OpKind::load},
+    {"mem", 4, OpKind::store},
+    {"mem_shared", 6, OpKind::load},
+    {"mem_shared", 2, OpKind::store},
+    {"mem_param", 2, OpKind::load},
     {"sfu", 3, OpKind::compute},
     {"fp_div", 1, OpKind::compute},
     {"branch", 5, OpKind::branch},
@@ -71,6 +74,10 @@ std::vector<Instruction> generate_warp(const HardwareDescription& hw,
     Instruction ins;
     ins.unit = static_cast<std::uint16_t>(unit);
     ins.kind = kind;
+    const bool memory = kind == OpKind::load || kind == OpKind::store || !o.rodinia_mix;
+    if (o.max_extra_cycles > 0 && memory && rng() % 3 == 0) {
+      ins.extra_cycles = static_cast<std::uint8_t>(rng() % (o.max_extra_cycles + 1u));
+    }
     const std::size_t srcs = kind == OpKind::branch ? 1 : (kind == OpKind::store ? 2 : 1 + rng() % 3);
     for (std::size_t k = 0; k < srcs; ++k) {
       std::uint16_t r;
@@ -91,6 +98,9 @@ std::vector<Instruction> generate_warp(const HardwareDescription& hw,
   }
   Instruction ret;
   ret.kind = OpKind::exit;
+  // An exit that issues needs a unit: the ALU's if there is one.
+  const int alu = find_unit(hw, "alu");
+  ret.unit = static_cast<std::uint16_t>(alu >= 0 ? alu : 0);
   out.push_back(ret);
   return out;
 }

@@ -104,9 +104,10 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     if (all_done) break;
     if (all_waiting) {
       // Every live warp is at the barrier: release once the last one drained.
+      // A warp is there once drained and free to issue again.
       std::uint64_t release = t;
       for (const WarpState& s : st) {
-        if (!s.done) release = std::max(release, s.drain);
+        if (!s.done) release = std::max({release, s.drain, s.next_issue});
       }
       release += hw.barrier_delay;
       sim.releases.push_back(release);
@@ -172,7 +173,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     free = held_until;
     std::uint64_t* reg = ready.data() + pick * register_count;
     for (std::size_t k = 0; k < ins.dst_count; ++k) reg[ins.dst[k]] = written;
-    s.drain = std::max({s.drain, written, held_until});
+    s.drain = std::max(s.drain, completion_cycle(hw, fu, ins, d));
     s.next_issue = next_issue_cycle(hw, ins.kind, t);
     if (options.record_trace) {
       sim.trace.push_back(
@@ -230,7 +231,7 @@ std::vector<Phase> simulated_phases(const HardwareDescription& hw,
       exec_start = t;
     }
     busy_end = std::max(busy_end, dispatch[i] + occupancy(fu, ins));
-    drain = std::max({drain, busy_end, result_cycle(hw, fu, ins, dispatch[i])});
+    drain = std::max({drain, busy_end, completion_cycle(hw, fu, ins, dispatch[i])});
     if (ins.kind == OpKind::exit) break;
   }
   add(PhaseKind::execution, exec_start, busy_end, section);

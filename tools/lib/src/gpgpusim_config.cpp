@@ -134,13 +134,12 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     const auto it = memory_options.find(key);
     return it == memory_options.end() ? fallback : it->second;
   };
-  // Global memory: with perfect memory an access leaves the load/store
-  // unit after a fixed pipeline (kGpgpuSimPerfectMemoryLatency, calibrated
-  // on the single-warp traces); otherwise the uncontended miss path L1 + L2 +
-  // DRAM (GPGPU-Sim's defaults where the file is silent). Neither is a bound
-  // under contention or for uncoalesced accesses: docs/trace-formats.md.
-  // Shared memory: the configured latency plus the load/store pipeline, as
-  // in the presets; kernel-parameter loads: the configured latency.
+  // Global memory: with perfect memory an access is answered as soon as the
+  // load/store unit sends it (kGpgpuSimPerfectMemoryLatency); otherwise the
+  // uncontended miss path L1 + L2 + DRAM (GPGPU-Sim's defaults where the file
+  // is silent), which is not a bound under contention: docs/trace-formats.md.
+  // Shared memory: the configured pipeline depth; kernel-parameter loads:
+  // the perfect constant cache (hardware_presets.hpp).
   const std::uint64_t smem = opt("-gpgpu_smem_latency", 3);
   std::uint64_t mem = 0;
   if (opt("-gpgpu_perfect_mem", 0) != 0) {
@@ -152,6 +151,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   HardwareConfig c;
   c.source = name;
   c.memory_latency = memory_latency ? *memory_latency : static_cast<std::uint32_t>(mem);
+  c.cycles_per_8_transactions = kGpgpuSimCyclesPer8Transactions;
   c.hw.unit_count = kPresetUnitCount;
   for (std::size_t i = 0; i < kPresetUnitCount; ++i) {
     FunctionalUnit& u = c.hw.units[i];
@@ -159,18 +159,15 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     u.initiation = static_cast<std::uint32_t>(initiation[i]);
     u.latency = kAmpereUnits[i].latency == kMemoryLatency ? c.memory_latency
                                                            : static_cast<std::uint32_t>(latency[i]);
-    const std::string_view unit_name = kAmpereUnits[i].name;
-    if (unit_name == "mem_shared") u.latency = static_cast<std::uint32_t>(smem + kGpgpuSimLoadStorePipeline);
-    if (unit_name == "mem_param") u.latency = static_cast<std::uint32_t>(smem);
+    if (std::string_view(kAmpereUnits[i].name) == "mem_shared") {
+      u.latency = static_cast<std::uint32_t>(smem);
+    }
     u.resource = kAmpereUnits[i].resource;
+    u.flags = kAmpereUnits[i].flags;
   }
   // The pipeline around the units is GPGPU-Sim's own, as in the presets
   // (hardware_presets.hpp).
-  c.hw.issue_interval = kGpgpuSimIssueInterval;
-  c.hw.branch_delay = kGpgpuSimBranchDelay;
-  c.hw.result_delay = kGpgpuSimResultDelay;
-  c.hw.latency_from_issue = true;
-  c.hw.barrier_delay = kGpgpuSimBarrierDelay;
+  set_gpgpusim_pipeline(c.hw);
   add_alu_unit(c.hw, name);
   return c;
 }

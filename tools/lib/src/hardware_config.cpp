@@ -79,6 +79,7 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
   }
   c.source = "preset " + name;
   c.memory_latency = memory_latency;
+  c.cycles_per_8_transactions = kGpgpuSimCyclesPer8Transactions;
   detail::add_alu_unit(c.hw, c.source);
   return c;
 }

@@ -86,7 +86,8 @@ OpcodeRule parse_rule(const std::string& name, const std::string& opcode, const 
 
 // The pipeline around the units (block_model.hpp, docs/multiphase.md);
 // absent keys keep the paper's model.
-void parse_pipeline(const std::string& name, const toml::table& t, HardwareDescription& hw) {
+void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfig& c) {
+  HardwareDescription& hw = c.hw;
   const auto limit = static_cast<std::int64_t>(kMaxPipelineCycles);
   for (const auto& [key, node] : t) {
     // Plain references: C++17 lambdas cannot capture structured bindings.
@@ -108,15 +109,24 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareDescr
       hw.result_delay = count(0);
     } else if (k == "barrier_delay") {
       hw.barrier_delay = count(0);
-    } else if (k == "latency_from_issue") {
+    } else if (k == "dispatch_delay") {
+      hw.dispatch_delay = count(0);
+    } else if (k == "launch_delay") {
+      hw.launch_delay = count(0);
+    } else if (k == "cycles_per_8_transactions") {
+      c.cycles_per_8_transactions = count(1);
+    } else if (k == "latency_from_issue" || k == "queued_dispatch" || k == "exit_issues") {
       if (!v.is_boolean()) {
-        throw ToolError(fmt::format("{}: 'latency_from_issue' must be true or false", at(name, v)));
+        throw ToolError(fmt::format("{}: '{}' must be true or false", at(name, v), k));
       }
-      hw.latency_from_issue = *v.value<bool>();
+      const bool b = *v.value<bool>();
+      (k == "latency_from_issue" ? hw.latency_from_issue
+                                 : k == "queued_dispatch" ? hw.queued_dispatch : hw.exit_issues) = b;
     } else {
       throw ToolError(fmt::format(
           "{}: unknown key '{}' in [pipeline] (expected issue_interval, branch_delay, "
-          "result_delay, latency_from_issue, barrier_delay)",
+          "result_delay, latency_from_issue, barrier_delay, dispatch_delay, queued_dispatch, "
+          "launch_delay, exit_issues, cycles_per_8_transactions)",
           at(name, v), k));
     }
   }
@@ -155,7 +165,7 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       if (t == nullptr) {
         throw ToolError(fmt::format("{}: 'pipeline' must be a table ([pipeline])", at(name, node)));
       }
-      parse_pipeline(name, *t, c.hw);
+      parse_pipeline(name, *t, c);
     } else if (k == "opcodes") {
       opcodes = node.as_table();
       if (opcodes == nullptr) {
@@ -213,9 +223,21 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
           throw ToolError(fmt::format("{}: 'resource' must be a non-empty string", at(name, v)));
         }
         resource = *s;
+      } else if (k == "extra_holds_only" || k == "skips_result_delay") {
+        if (!v.is_boolean()) {
+          throw ToolError(fmt::format("{}: '{}' must be true or false", at(name, v), k.str()));
+        }
+        const std::uint16_t bit =
+            k == "extra_holds_only" ? kUnitExtraHoldsOnly : kUnitSkipsResultDelay;
+        if (*v.value<bool>()) {
+          u.flags = static_cast<std::uint16_t>(u.flags | bit);
+        } else {
+          u.flags = static_cast<std::uint16_t>(u.flags & ~bit);
+        }
       } else {
         throw ToolError(fmt::format(
-            "{}: unknown key '{}' in [[unit]] (expected name, initiation, latency, resource)",
+            "{}: unknown key '{}' in [[unit]] (expected name, initiation, latency, resource, "
+            "extra_holds_only, skips_result_delay)",
             at(name, v), k.str()));
       }
     }

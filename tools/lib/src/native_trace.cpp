@@ -95,7 +95,19 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       // Destinations, then after the first comma the sources; later commas
       // separate like blanks.
       const std::size_t op_end = text.find_first_of(" \t,");
-      const std::string_view opcode = text.substr(0, op_end);
+      std::string_view opcode = text.substr(0, op_end);
+      // "load+31": 31 extra cycles on the unit (further transactions, bank
+      // passes: Instruction::extra_cycles).
+      std::uint8_t extra = 0;
+      if (const std::size_t plus = opcode.find('+'); plus != std::string_view::npos) {
+        const auto n = parse_uint(opcode.substr(plus + 1), 255);
+        if (!n) {
+          fail_at(name, line,
+                  fmt::format("bad extra cycles in '{}' (expected opcode+N, N up to 255)", opcode));
+        }
+        extra = static_cast<std::uint8_t>(*n);
+        opcode = opcode.substr(0, plus);
+      }
       std::string_view rest = op_end == std::string_view::npos ? std::string_view{} : text.substr(op_end);
       const std::size_t comma = rest.find(',');
       std::string src_part = comma == std::string_view::npos ? std::string() : std::string(rest.substr(comma + 1));
@@ -114,7 +126,9 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       }
       const auto [unit, kind] = resolver.resolve(opcode, name, line);
       WarpTrace& w = out.blocks.back().warps.back();
-      w.code.push_back(make_instruction(unit, kind, ops, name, line));
+      Instruction ins = make_instruction(unit, kind, ops, name, line);
+      ins.extra_cycles = extra;
+      w.code.push_back(ins);
       w.lines.push_back(static_cast<std::uint32_t>(line));
     }
   }

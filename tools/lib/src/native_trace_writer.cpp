@@ -34,9 +34,11 @@ std::string opcode_of(const Instruction& ins, const HardwareDescription& hw) {
       }
       return "branch";
     default:
-      // A compute instruction on "mem" or "branch" would read back as a load
-      // or a branch.
-      if (unit == "mem" || unit == "mem_shared" || unit == "mem_param" || unit == "branch") {
+      // A branch that fell through (block_model.hpp: branch_delay applies to
+      // taken ones only).
+      if (unit == "branch") return "branch.fallthrough";
+      // A compute instruction on "mem" would read back as a load.
+      if (unit == "mem" || unit == "mem_shared" || unit == "mem_param") {
         throw ToolError(fmt::format("the native format has no compute on unit '{}'", unit));
       }
       return unit;
@@ -58,6 +60,7 @@ std::string write_native_trace(const TraceFile& trace, const HardwareDescription
       out += fmt::format("warp {}\n", w.warp_id);
       for (const Instruction& ins : w.code) {
         out += opcode_of(ins, hw);
+        if (ins.extra_cycles != 0) out += fmt::format("+{}", ins.extra_cycles);
         for (std::size_t k = 0; k < ins.dst_count && k < kMaxDestinations; ++k) {
           out += fmt::format(" r{}", ins.dst[k]);
         }

@@ -102,13 +102,12 @@ bool has_component(std::string_view opcode, std::string_view part) {
 }
 
 // The state space of a PTX memory opcode picks its unit: .shared on the
-// shared-memory unit, .param on the parameter unit, the rest (global, local,
-// const, generic, texture) on mem. (Constant-space loads time like global
-// ones under GPGPU-Sim's perfect memory; parameter loads do not:
-// docs/multiphase.md.)
+// shared-memory unit, .param and .const (both read through GPGPU-Sim's
+// constant cache) on the parameter unit, the rest (global, local, generic,
+// texture) on mem.
 const char* memory_unit(std::string_view opcode) {
   if (has_component(opcode, "shared")) return "mem_shared";
-  if (has_component(opcode, "param")) return "mem_param";
+  if (has_component(opcode, "param") || has_component(opcode, "const")) return "mem_param";
   return "mem";
 }
 
@@ -203,6 +202,7 @@ std::optional<OpcodeClass> classify_native(std::string_view opcode) {
   if (opcode == "store.shared") return OpcodeClass{"mem_shared", kSt};
   if (opcode == "load.param") return OpcodeClass{"mem_param", kLd};
   if (opcode == "store.param") return OpcodeClass{"mem_param", kSt};
+  if (opcode == "branch.fallthrough") return OpcodeClass{"branch", kC};
   static constexpr std::string_view kNames[] = {
       "int_add", "int_max", "int_mul", "int_mad", "int_div", "fp_add", "fp_max", "fp_mul",
       "fp_mad",  "fp_div",  "dp_add",  "dp_max",  "dp_mul",  "dp_mad", "dp_div", "sfu",

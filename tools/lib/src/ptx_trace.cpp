@@ -15,6 +15,9 @@ namespace gpuwcet::tools::detail {
 
 namespace {
 
+// GPGPU-Sim numbers PTX instructions 8 bytes apart.
+constexpr std::uint64_t kPtxInstructionBytes = 8;
+
 bool ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '$' || c == '.';
@@ -157,6 +160,11 @@ class Reader {
     if (!starts_with(rest, "PC=")) fail_at(name_, line_, "missing 'PC=0x...' after 'warp n :'");
     std::size_t pc_end = 3;
     while (pc_end < rest.size() && rest[pc_end] != ' ' && rest[pc_end] != '\t') ++pc_end;
+    std::string_view pc_text = rest.substr(3, pc_end - 3);
+    if (starts_with(pc_text, "0x") || starts_with(pc_text, "0X")) pc_text.remove_prefix(2);
+    const auto pc_value = parse_uint(pc_text, ~std::uint64_t{0}, 16);
+    if (!pc_value) fail_at(name_, line_, fmt::format("bad PC '{}'", rest.substr(0, pc_end)));
+    const std::uint64_t pc = *pc_value;
     rest = trim(rest.substr(pc_end));
     if (starts_with(rest, "(")) {  // (file.ptx:line)
       const std::size_t close = rest.find(')');
@@ -204,14 +212,16 @@ class Reader {
       w.warp_id = static_cast<std::uint32_t>(*warp);
       out_.blocks.back().warps.push_back(std::move(w));
       lanes_.emplace_back(options_.block_shape);
+      last_pc_.push_back(0);
     }
     WarpTrace& w = out_.blocks.back().warps[it->second];
     // Registers as affine functions of the thread index give each memory
     // access its transactions / bank passes (lane_values.hpp).
     const AccessCost cost = lanes_[it->second].step(opcode, guard_text, operands);
     Instruction ins = make_instruction(unit, kind, ops, name_, line_);
-    ins.extra_cycles = extra_cycles_for(config_.hw, unit, cost.passes);
+    ins.extra_cycles = extra_cycles_for(config_, unit, cost.passes);
     w.code.push_back(ins);
+    resolve_taken_branch(w, pc, last_pc_[it->second], kPtxInstructionBytes);
     w.lines.push_back(static_cast<std::uint32_t>(line_));
   }
 
@@ -220,6 +230,7 @@ class Reader {
   const TraceReadOptions& options_;
   OpcodeResolver resolver_;
   std::vector<LaneValueAnalysis> lanes_;  // per warp, as index_ numbers them
+  std::vector<std::uint64_t> last_pc_;     // per warp: address of its last instruction
   RegisterMap registers_;
   TraceFile out_;
   std::size_t line_ = 0;

@@ -177,6 +177,28 @@ void finish_warp(WarpTrace& warp, const HardwareDescription& hw, const std::stri
     warp.code.push_back(exit);
     warp.lines.push_back(warp.lines.empty() ? 0 : warp.lines.back());
   }
+  // An exit that issues runs as an ALU operation (GPGPU-Sim: on the INT unit).
+  if (hw.exit_issues) {
+    const int alu = find_unit(hw, "alu");
+    if (alu < 0) {
+      fail_at(file, warp.lines.back(),
+              "the hardware issues exits, which needs an 'alu' unit to issue them on");
+    }
+    warp.code.back().unit = static_cast<std::uint16_t>(alu);
+  }
+}
+
+void resolve_taken_branch(WarpTrace& warp, std::uint64_t pc, std::uint64_t& last_pc,
+                          std::uint64_t instruction_bytes) {
+  // The instruction before this one, if a branch, fell through when this one
+  // follows it in memory.
+  if (warp.code.size() >= 2) {
+    Instruction& prev = warp.code[warp.code.size() - 2];
+    if (prev.kind == OpKind::branch && pc == last_pc + instruction_bytes) {
+      prev.kind = OpKind::compute;
+    }
+  }
+  last_pc = pc;
 }
 
 std::string read_whole_file(const std::string& path) {
@@ -252,13 +274,19 @@ TraceFormat parse_trace_format(const std::string& name) {
 
 namespace gpuwcet::tools::detail {
 
-std::uint8_t extra_cycles_for(const HardwareDescription& hw, std::uint16_t unit,
+std::uint8_t extra_cycles_for(const HardwareConfig& config, std::uint16_t unit,
                               std::uint32_t passes) {
-  if (passes <= 1 || unit >= hw.unit_count) return 0;
-  const int mem = find_unit(hw, "mem");
-  const int shared = find_unit(hw, "mem_shared");
-  if (unit != mem && unit != shared) return 0;
-  return static_cast<std::uint8_t>(std::min<std::uint32_t>(passes - 1, 255));
+  if (passes <= 1 || unit >= config.hw.unit_count) return 0;
+  const int mem = find_unit(config.hw, "mem");
+  const int shared = find_unit(config.hw, "mem_shared");
+  std::uint64_t extra = 0;
+  if (unit == shared) {
+    extra = passes - 1;  // one pass per cycle
+  } else if (unit == mem) {
+    // Transactions: cycles_per_8_transactions per eight, rounded up.
+    extra = (std::uint64_t{passes - 1} * config.cycles_per_8_transactions + 7) / 8;
+  }
+  return static_cast<std::uint8_t>(std::min<std::uint64_t>(extra, 255));
 }
 
 }  // namespace gpuwcet::tools::detail

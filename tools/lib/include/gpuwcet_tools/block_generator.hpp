@@ -24,6 +24,10 @@ struct BlockGeneratorOptions {
   // Probability that a source reads one of the last few results (a chain).
   double dependency = 0.5;
   bool rodinia_mix = true;  // else any unit of hw, uniformly
+  // A third of the memory instructions (any instruction without the Rodinia
+  // mix) get extra_cycles drawn from 0..max_extra_cycles: uncoalesced
+  // transactions and bank conflicts.
+  std::uint8_t max_extra_cycles = 0;
 };
 
 // Units used with the presets' names (hardware_presets.hpp); any other

@@ -33,6 +33,11 @@ struct HardwareConfig {
   std::vector<OpcodeRule> rules;  // overrides, checked before the built-in ones
   std::string source;             // "preset rtx3070", a file path, ...
   std::uint32_t memory_latency = 0;
+  // Load/store cycles per eight further transactions of a global access
+  // (readers turn transactions into Instruction::extra_cycles); 8 = one per
+  // transaction. The GPGPU-Sim presets and configurations use
+  // kGpgpuSimCyclesPer8Transactions.
+  std::uint32_t cycles_per_8_transactions = 8;
 };
 
 // Built-in presets ("rtx3070", "orin-sm"; hardware_presets.hpp) with the

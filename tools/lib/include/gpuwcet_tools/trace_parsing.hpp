@@ -110,10 +110,17 @@ TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
 TraceFile read_ptx_trace(const std::string& name, std::string_view content,
                          const HardwareConfig& config, const TraceReadOptions& options);
 // extra_cycles of a memory instruction served in `passes` transactions or
-// bank passes on unit `unit` of `hw`: passes - 1 (capped at 255) for the
-// load/store units ("mem", "mem_shared"), 0 elsewhere.
-std::uint8_t extra_cycles_for(const HardwareDescription& hw, std::uint16_t unit,
+// bank passes on unit `unit`: one cycle per further pass on "mem_shared",
+// config.cycles_per_8_transactions per eight further transactions on "mem"
+// (rounded up), 0 elsewhere; capped at 255.
+std::uint8_t extra_cycles_for(const HardwareConfig& config, std::uint16_t unit,
                               std::uint32_t passes);
+// Called with each new instruction's address once it is appended to `warp`:
+// a branch just before it that falls through to it (pc = last_pc +
+// instruction_bytes) was not taken and becomes a compute instruction on its
+// unit (branch_delay applies to taken branches only). Updates last_pc.
+void resolve_taken_branch(WarpTrace& warp, std::uint64_t pc, std::uint64_t& last_pc,
+                          std::uint64_t instruction_bytes);
 
 // Hardware readers.
 HardwareConfig parse_native_hardware(const std::string& name, std::string_view content,
