@@ -30,20 +30,32 @@ extern "C" {
 /* gpuwcet_functional_unit.resource: a pipeline resource of its own. */
 #define GPUWCET_OWN_RESOURCE 0xFFFFu
 
-/* After an issue at cycle t the unit's resource accepts nothing else until
- * t + initiation; results are written at t + initiation + latency. Units with
- * the same resource block each other (one pipeline, several opcode timings). */
+/* An instruction issued at cycle t enters its unit at its dispatch cycle
+ * d >= t + dispatch_delay; the unit's resource accepts nothing else until
+ * d + initiation (+ the instruction's extra_cycles); results are written at
+ * d + initiation + latency (see gpuwcet_hardware_desc). Units with the same
+ * resource block each other (one pipeline, several opcode timings). */
+
+/* gpuwcet_functional_unit.flags bits. */
+/* An instruction's extra_cycles lengthen only its hold of the unit, not its
+ * result (GPGPU-Sim's shared-memory bank passes). */
+#define GPUWCET_UNIT_EXTRA_HOLDS_ONLY 1u
+/* Results skip result_delay (GPGPU-Sim's perfect constant cache). */
+#define GPUWCET_UNIT_SKIPS_RESULT_DELAY 2u
 typedef struct gpuwcet_functional_unit {
   char name[GPUWCET_UNIT_NAME_SIZE]; /* NUL-terminated, e.g. "int_add" */
   uint32_t initiation;               /* >= 1 */
   uint32_t latency;
   uint16_t resource;                 /* < GPUWCET_MAX_RESOURCES or GPUWCET_OWN_RESOURCE */
-  uint16_t reserved;                 /* 0 */
+  uint16_t flags;                    /* GPUWCET_UNIT_* bits; 0 for none */
 } gpuwcet_functional_unit;
 
 /* Pipeline timing around the units. All zero (issue_interval 0 reads as 1)
- * is the paper's model: a warp may issue every cycle, a result is written
- * initiation + latency after its issue. The presets carry GPGPU-Sim's values. */
+ * is the paper's model: a warp may issue every cycle, an instruction enters
+ * its unit when it issues and its result is written initiation + latency
+ * later. The presets carry GPGPU-Sim's values (docs/multiphase.md). The
+ * fields after barrier_delay came with version 0.2: a caller whose
+ * struct_size ends at barrier_delay gets 0 for them. */
 typedef struct gpuwcet_hardware_desc {
   uint32_t struct_size; /* sizeof(gpuwcet_hardware_desc) */
   uint32_t unit_count;  /* 1..GPUWCET_MAX_FUNCTIONAL_UNITS */
@@ -54,6 +66,13 @@ typedef struct gpuwcet_hardware_desc {
   uint32_t latency_from_issue; /* 0: result at issue + initiation + latency;
                                   1: at issue + max(latency, initiation) */
   uint32_t barrier_delay;      /* <= 2^20: cycles from the last drain to a barrier's release */
+  uint32_t dispatch_delay;     /* <= 2^20: cycles from an issue to the earliest dispatch */
+  uint32_t queued_dispatch;    /* 0: a warp does not issue an instruction before its unit can
+                                  take it; 1: it waits in front of the unit, in issue order,
+                                  while the warp goes on issuing */
+  uint32_t launch_delay;       /* <= 2^20: cycles before a warp's first issue */
+  uint32_t exit_issues;        /* 0: exit takes no issue slot; 1: it issues on its unit (as a
+                                  compute instruction) before the warp ends at its drain */
 } gpuwcet_hardware_desc;
 
 /* Fills *hw with a built-in preset: "rtx3070" (GPGPU-Sim's Ampere RTX 3070)
@@ -78,8 +97,9 @@ typedef enum gpuwcet_op_kind {
   GPUWCET_OP_LOAD = 1,
   GPUWCET_OP_STORE = 2,
   GPUWCET_OP_BARRIER = 3, /* bar.sync: ends a barrier section; takes no issue slot */
-  GPUWCET_OP_BRANCH = 4,
-  GPUWCET_OP_EXIT = 5     /* ret/EXIT: the warp ends once its results are written */
+  GPUWCET_OP_BRANCH = 4,  /* a taken branch: branch_delay applies */
+  GPUWCET_OP_EXIT = 5     /* ret/EXIT: the warp ends once its results are written
+                             (after issuing on its unit when exit_issues) */
 } gpuwcet_op_kind;
 
 /* One dynamic instruction of a warp. Registers are dense ids < register_count. */

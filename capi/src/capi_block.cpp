@@ -49,8 +49,12 @@ static_assert(std::is_trivially_copyable_v<gpuwcet::Instruction> &&
 
 namespace {
 
+// sizeof(gpuwcet_hardware_desc) in its first release: up to barrier_delay.
+constexpr std::size_t kHardwareDescFirstSize =
+    offsetof(gpuwcet_hardware_desc, barrier_delay) + sizeof(std::uint32_t);
+
 Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& out) noexcept {
-  if (in == nullptr || !gpuwcet::capi::struct_size_ok(in->struct_size, sizeof(gpuwcet_hardware_desc))) {
+  if (in == nullptr || !gpuwcet::capi::struct_size_ok(in->struct_size, kHardwareDescFirstSize)) {
     return Status::invalid_argument;
   }
   if (in->unit_count == 0 || in->unit_count > gpuwcet::kMaxFunctionalUnits) {
@@ -64,6 +68,7 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
     out.units[i].initiation = in->units[i].initiation;
     out.units[i].latency = in->units[i].latency;
     out.units[i].resource = in->units[i].resource;
+    out.units[i].flags = in->units[i].flags;
   }
   if (in->latency_from_issue > 1) return Status::invalid_argument;
   // A zeroed struct describes the paper's model: 0 reads as 1.
@@ -72,6 +77,15 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
   out.result_delay = in->result_delay;
   out.latency_from_issue = in->latency_from_issue != 0;
   out.barrier_delay = in->barrier_delay;
+  // Fields added after the first release: read only if the caller's struct
+  // has them.
+  if (in->struct_size >= sizeof(gpuwcet_hardware_desc)) {
+    if (in->queued_dispatch > 1 || in->exit_issues > 1) return Status::invalid_argument;
+    out.dispatch_delay = in->dispatch_delay;
+    out.queued_dispatch = in->queued_dispatch != 0;
+    out.launch_delay = in->launch_delay;
+    out.exit_issues = in->exit_issues != 0;
+  }
   return gpuwcet::validate(out);
 }
 
@@ -94,12 +108,17 @@ gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency
     out.units[i].initiation = core.units[i].initiation;
     out.units[i].latency = core.units[i].latency;
     out.units[i].resource = core.units[i].resource;
+    out.units[i].flags = core.units[i].flags;
   }
   out.issue_interval = core.issue_interval;
   out.branch_delay = core.branch_delay;
   out.result_delay = core.result_delay;
   out.latency_from_issue = core.latency_from_issue ? 1u : 0u;
   out.barrier_delay = core.barrier_delay;
+  out.dispatch_delay = core.dispatch_delay;
+  out.queued_dispatch = core.queued_dispatch ? 1u : 0u;
+  out.launch_delay = core.launch_delay;
+  out.exit_issues = core.exit_issues ? 1u : 0u;
   *hw = out;
   return GPUWCET_OK;
 }

@@ -6,8 +6,8 @@
 namespace gpuwcet {
 
 inline constexpr std::uint32_t kVersionMajor = 0;
-inline constexpr std::uint32_t kVersionMinor = 1;
+inline constexpr std::uint32_t kVersionMinor = 2;
 inline constexpr std::uint32_t kVersionPatch = 0;
-inline constexpr const char* kVersionString = "0.1.0";
+inline constexpr const char* kVersionString = "0.2.0";
 
 }  // namespace gpuwcet

@@ -1,6 +1,7 @@
 /* Multi-phase analysis (Jeanmougin et al., ECRTS 2025) on the target:
  * Algorithm 1 over one warp in a static arena, then block bounds from the
  * section summaries alone, as done at admission time. */
+#include <stddef.h>
 #include <string.h>
 
 #include "gpuwcet.h"
@@ -63,6 +64,38 @@ void target_block_checks(void) {
     CHECK(info.total_cycles == 14 && info.phase_count == 4 && info.section_count == 1);
     CHECK(phases[1].start == 7 && phases[1].length == 1 && phases[1].kind == GPUWCET_PHASE_IDLE);
     CHECK(sections[0].execution == 9 && sections[0].idle == 5 && sections[0].issues == 4);
+  }
+
+  /* A caller built against the first release (struct_size ends at
+   * barrier_delay) keeps the paper's model whatever follows in memory. */
+  if (bytes <= sizeof g_profile_arena) {
+    hw.struct_size = (uint32_t)(offsetof(gpuwcet_hardware_desc, barrier_delay) + sizeof(uint32_t));
+    hw.dispatch_delay = 7;
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_OK);
+    CHECK(info.total_cycles == 14);
+    /* Operand collection (2 cycles) and a queue in front of busy units, by
+     * hand: i0 issues at 0, enters FU0 at 2, writes at 2 + 2 + 6 = 10; i1
+     * issues at 1, enters FU1 at 3 (busy to 6), writes at 10; i2 issues at
+     * 2, waits for FU1 until 6, writes at 13; i3 waits for r0 until 10,
+     * enters FU2 at 12 and, with 3 extra cycles, holds it to 17 and writes
+     * at 12 + 2 + 4 + 3 = 21. */
+    hw.struct_size = sizeof hw;
+    hw.dispatch_delay = 2;
+    hw.queued_dispatch = 1;
+    code[3].extra_cycles = 3;
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_OK);
+    CHECK(info.total_cycles == 21);
+    hw.queued_dispatch = 2;
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_INVALID_ARGUMENT);
+    hw.queued_dispatch = 0;
+    hw.dispatch_delay = 0;
+    code[3].extra_cycles = 0;
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_OK);
+    CHECK(info.total_cycles == 14);
   }
 
   /* One warp: every bound is its length. Three copies: the paper's GUB adds
