@@ -20,6 +20,7 @@
 #include "gpuwcet/phase_profile.hpp"
 #include "gpuwcet_tools/block_generator.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
 
 namespace {
 
@@ -123,7 +124,7 @@ void rodinia_table(int blocks) {
               blocks, kHeader);
   for (const std::uint32_t lat : latencies) {
     HardwareDescription hw;
-    if (make_hardware_preset("rtx3070", lat, hw) != Status::ok) std::abort();
+    hw = gpuwcet::tools::hardware_preset("rtx3070", lat).hw;
     std::mt19937_64 rng(1000 + lat);
     std::mt19937_64 adversary_rng(2000 + lat);
     Row row;
@@ -183,7 +184,7 @@ void tiny_table(int blocks) {
   const std::uint32_t latencies[] = {5, 50, 200};
   for (const std::uint32_t lat : latencies) {
     HardwareDescription hw;
-    if (make_hardware_preset("rtx3070", lat, hw) != Status::ok) std::abort();
+    hw = gpuwcet::tools::hardware_preset("rtx3070", lat).hw;
     std::mt19937_64 rng(3000 + lat);
     Row row;
     for (int n = 0; n < blocks; ++n) {
