@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "../tests/support/block_schedule_oracle.hpp"
@@ -116,15 +117,42 @@ const char* const kHeader =
     "| mem latency | executions | GUB mean | GUB max | GUB < exec | safe mean | safe max |"
     " safe < exec | safe/GUB mean |\n|---|---|---|---|---|---|---|---|---|\n";
 
+// The rtx3070 preset's units; `paper` replaces GPGPU-Sim's pipeline with the
+// paper's model (issue every cycle, an instruction enters its unit when it
+// issues, result initiation + latency later, no write-back, launch or exit
+// cycles), for comparison with the paper's Table 3.
+bool g_paper_pipeline = false;
+
+HardwareDescription preset(std::uint32_t latency) {
+  HardwareDescription hw = gpuwcet::tools::hardware_preset("rtx3070", latency).hw;
+  if (g_paper_pipeline) {
+    const HardwareDescription paper{};
+    hw.issue_interval = paper.issue_interval;
+    hw.branch_delay = paper.branch_delay;
+    hw.result_delay = paper.result_delay;
+    hw.latency_from_issue = paper.latency_from_issue;
+    hw.barrier_delay = paper.barrier_delay;
+    hw.dispatch_delay = paper.dispatch_delay;
+    for (std::size_t u = 0; u < hw.unit_count; ++u) {
+      hw.units[u].flags = static_cast<std::uint16_t>(hw.units[u].flags & ~kUnitQueuedDispatch);
+    }
+    hw.launch_delay = paper.launch_delay;
+    hw.exit_issues = paper.exit_issues;
+  }
+  return hw;
+}
+
+const char* pipeline_name() { return g_paper_pipeline ? "the paper's pipeline" : "GPGPU-Sim's pipeline"; }
+
 // Rodinia-like blocks: GTO, LRR, random, worst of the three, adversary.
 void rodinia_table(int blocks) {
   const std::uint32_t latencies[] = {5, 50, 100, 200, 400};
   const std::size_t warp_choices[] = {2, 4, 8, 16, 32};
-  std::printf("Rodinia-like blocks (rtx3070, 64 instructions, 2..32 warps), %d per latency\n\n%s",
-              blocks, kHeader);
+  std::printf("Rodinia-like blocks (rtx3070 units, %s, 64 instructions, 2..32 warps), %d per "
+              "latency\n\n%s",
+              pipeline_name(), blocks, kHeader);
   for (const std::uint32_t lat : latencies) {
-    HardwareDescription hw;
-    hw = gpuwcet::tools::hardware_preset("rtx3070", lat).hw;
+    const HardwareDescription hw = preset(lat);
     std::mt19937_64 rng(1000 + lat);
     std::mt19937_64 adversary_rng(2000 + lat);
     Row row;
@@ -178,13 +206,12 @@ void rodinia_table(int blocks) {
 // Tiny blocks (2-3 warps, 2-7 instructions): the exact worst case over every
 // work-conserving schedule, in the "adversary" column.
 void tiny_table(int blocks) {
-  std::printf("\nTiny blocks (rtx3070, 2-3 warps, 2-7 instructions), %d per latency;"
+  std::printf("\nTiny blocks (rtx3070 units, %s, 2-3 warps, 2-7 instructions), %d per latency;"
               " adversary = exact worst case\n\n%s",
-              blocks, kHeader);
+              pipeline_name(), blocks, kHeader);
   const std::uint32_t latencies[] = {5, 50, 200};
   for (const std::uint32_t lat : latencies) {
-    HardwareDescription hw;
-    hw = gpuwcet::tools::hardware_preset("rtx3070", lat).hw;
+    const HardwareDescription hw = preset(lat);
     std::mt19937_64 rng(3000 + lat);
     Row row;
     for (int n = 0; n < blocks; ++n) {
@@ -225,8 +252,10 @@ void tiny_table(int blocks) {
 
 }  // namespace
 
+// bench_block_tightness [blocks per latency] [gpgpusim|paper]
 int main(int argc, char** argv) {
   const int blocks = argc > 1 ? std::atoi(argv[1]) : 200;
+  g_paper_pipeline = argc > 2 && std::string(argv[2]) == "paper";
   rodinia_table(blocks);
   tiny_table(blocks * 2);
   return 0;

@@ -42,6 +42,10 @@ extern "C" {
 #define GPUWCET_UNIT_EXTRA_HOLDS_ONLY 1u
 /* Results skip result_delay (GPGPU-Sim's perfect constant cache). */
 #define GPUWCET_UNIT_SKIPS_RESULT_DELAY 2u
+/* An instruction for the busy unit waits in front of it (in issue order)
+ * while its warp goes on issuing; without it the warp does not issue the
+ * instruction before the unit can take it. Units of one resource agree. */
+#define GPUWCET_UNIT_QUEUED_DISPATCH 4u
 typedef struct gpuwcet_functional_unit {
   char name[GPUWCET_UNIT_NAME_SIZE]; /* NUL-terminated, e.g. "int_add" */
   uint32_t initiation;               /* >= 1 */
@@ -67,9 +71,6 @@ typedef struct gpuwcet_hardware_desc {
                                   1: at issue + max(latency, initiation) */
   uint32_t barrier_delay;      /* <= 2^20: cycles from the last drain to a barrier's release */
   uint32_t dispatch_delay;     /* <= 2^20: cycles from an issue to the earliest dispatch */
-  uint32_t queued_dispatch;    /* 0: a warp does not issue an instruction before its unit can
-                                  take it; 1: it waits in front of the unit, in issue order,
-                                  while the warp goes on issuing */
   uint32_t launch_delay;       /* <= 2^20: cycles before a warp's first issue */
   uint32_t exit_issues;        /* 0: exit takes no issue slot; 1: it issues on its unit (as a
                                   compute instruction) before the warp ends at its drain */

@@ -80,9 +80,8 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
   // Fields added after the first release: read only if the caller's struct
   // has them.
   if (in->struct_size >= sizeof(gpuwcet_hardware_desc)) {
-    if (in->queued_dispatch > 1 || in->exit_issues > 1) return Status::invalid_argument;
+    if (in->exit_issues > 1) return Status::invalid_argument;
     out.dispatch_delay = in->dispatch_delay;
-    out.queued_dispatch = in->queued_dispatch != 0;
     out.launch_delay = in->launch_delay;
     out.exit_issues = in->exit_issues != 0;
   }
@@ -116,7 +115,6 @@ gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency
   out.latency_from_issue = core.latency_from_issue ? 1u : 0u;
   out.barrier_delay = core.barrier_delay;
   out.dispatch_delay = core.dispatch_delay;
-  out.queued_dispatch = core.queued_dispatch ? 1u : 0u;
   out.launch_delay = core.launch_delay;
   out.exit_issues = core.exit_issues ? 1u : 0u;
   *hw = out;

@@ -40,7 +40,14 @@ inline constexpr std::uint16_t kUnitExtraHoldsOnly = 1;
 // (GPGPU-Sim's perfect constant cache releases the scoreboard without a
 // register-file write-back).
 inline constexpr std::uint16_t kUnitSkipsResultDelay = 2;
-inline constexpr std::uint16_t kUnitFlagsMask = kUnitExtraHoldsOnly | kUnitSkipsResultDelay;
+// FunctionalUnit::flags bit: an instruction whose unit is busy waits in front
+// of it (in issue order) while its warp goes on issuing (GPGPU-Sim's
+// load/store unit); without it the warp does not issue the instruction
+// before the unit can take it dispatch_delay cycles later. Units sharing a
+// resource must agree on it.
+inline constexpr std::uint16_t kUnitQueuedDispatch = 4;
+inline constexpr std::uint16_t kUnitFlagsMask =
+    kUnitExtraHoldsOnly | kUnitSkipsResultDelay | kUnitQueuedDispatch;
 
 // A functional unit: after a dispatch its resource accepts nothing else for
 // `initiation` cycles; the result is written `latency` cycles after the
@@ -50,7 +57,7 @@ struct FunctionalUnit {
   std::uint32_t initiation = 1;            // >= 1
   std::uint32_t latency = 1;
   std::uint16_t resource = kOwnResource;   // shared pipeline, < kMaxResources
-  std::uint16_t flags = 0;                 // kUnitExtraHoldsOnly, kUnitSkipsResultDelay
+  std::uint16_t flags = 0;                 // kUnit* bits above
 };
 
 
@@ -77,8 +84,7 @@ struct HardwareDescription {
   // every cycle, an instruction enters its unit when it issues and its result
   // is written initiation + latency later. GPGPU-Sim's SM
   // (hardware_presets.hpp) collects operands for two cycles before an
-  // instruction enters its unit, queues instructions in front of a busy unit
-  // while the warp goes on issuing, counts a unit's latency from the dispatch
+  // instruction enters its unit, counts a unit's latency from the dispatch
   // and writes back two cycles later.
   std::uint32_t issue_interval = 1;  // >= 1: cycles between two issues of one warp
   std::uint32_t branch_delay = 0;    // further cycles before a warp issues after a (taken) branch
@@ -86,10 +92,6 @@ struct HardwareDescription {
   bool latency_from_issue = false;   // result at dispatch + max(latency, initiation)
   std::uint32_t barrier_delay = 0;   // cycles from the last drain to a barrier's release
   std::uint32_t dispatch_delay = 0;  // cycles from an issue to the earliest dispatch
-  // true: an instruction whose unit is busy waits in front of it (in issue
-  // order) and the warp goes on issuing; false: the warp does not issue it
-  // before the unit can take it dispatch_delay cycles later.
-  bool queued_dispatch = false;
   std::uint32_t launch_delay = 0;  // cycles before a warp's first issue
   // true: an exit takes an issue slot and its unit like a compute
   // instruction before the warp ends at its drain; false: it takes neither.
@@ -150,11 +152,12 @@ constexpr std::uint64_t completion_cycle(const HardwareDescription& hw, const Fu
   return result > held ? result : held;
 }
 
-// The earliest issue cycle a unit whose resource is free from `resource_free`
-// allows: any cycle with a queue, else one whose dispatch finds it free.
-constexpr std::uint64_t unit_allows_issue(const HardwareDescription& hw,
+// The earliest issue cycle unit `u`, whose resource is free from
+// `resource_free`, allows: any cycle with a queue, else one whose dispatch
+// finds it free.
+constexpr std::uint64_t unit_allows_issue(const HardwareDescription& hw, const FunctionalUnit& u,
                                           std::uint64_t resource_free) noexcept {
-  if (hw.queued_dispatch || resource_free <= hw.dispatch_delay) return 0;
+  if ((u.flags & kUnitQueuedDispatch) != 0 || resource_free <= hw.dispatch_delay) return 0;
   return resource_free - hw.dispatch_delay;
 }
 
@@ -171,9 +174,8 @@ constexpr std::uint64_t dispatch_cycle(const HardwareDescription& hw, std::uint6
 // instruction from issuing (without a queue) or from entering a unit (with
 // one) beyond its own issue slot: its hold, less the issue cycle itself
 // without a queue (docs/multiphase.md, "The safe bound").
-constexpr std::uint64_t blocking_cycles(const HardwareDescription& hw, const FunctionalUnit& u,
-                                        const Instruction& i) noexcept {
-  return occupancy(u, i) - (hw.queued_dispatch ? 0 : 1);
+constexpr std::uint64_t blocking_cycles(const FunctionalUnit& u, const Instruction& i) noexcept {
+  return occupancy(u, i) - ((u.flags & kUnitQueuedDispatch) != 0 ? 0 : 1);
 }
 
 // The pipeline resource unit `index` occupies.
@@ -193,8 +195,9 @@ inline int find_unit(const HardwareDescription& hw, const char* name) noexcept {
 }
 
 // ok, or invalid_argument for unit_count 0 or > kMaxFunctionalUnits, an
-// initiation of 0, a resource >= kMaxResources, unknown unit flags, an issue
-// interval of 0 or a pipeline timing field above kMaxPipelineCycles.
+// initiation of 0, a resource >= kMaxResources, unknown unit flags, units of
+// one resource that disagree on kUnitQueuedDispatch, an issue interval of 0
+// or a pipeline timing field above kMaxPipelineCycles.
 inline Status validate(const HardwareDescription& hw) noexcept {
   if (hw.unit_count == 0 || hw.unit_count > kMaxFunctionalUnits) return Status::invalid_argument;
   if (hw.issue_interval == 0 || hw.issue_interval > kMaxPipelineCycles ||
@@ -207,6 +210,12 @@ inline Status validate(const HardwareDescription& hw) noexcept {
     if (hw.units[i].initiation == 0) return Status::invalid_argument;
     if ((hw.units[i].flags & ~kUnitFlagsMask) != 0) return Status::invalid_argument;
     if (unit_resource(hw, i) >= kMaxResources) return Status::invalid_argument;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (unit_resource(hw, j) == unit_resource(hw, i) &&
+          ((hw.units[i].flags ^ hw.units[j].flags) & kUnitQueuedDispatch) != 0) {
+        return Status::invalid_argument;
+      }
+    }
   }
   return Status::ok;
 }

@@ -89,11 +89,13 @@ inline constexpr std::array<UnitPreset, kPresetUnitCount> kAmpereUnits{{
     {"dp_div", 130, 330, preset_resource::sfu, 0},
     {"sfu", 8, 21, preset_resource::sfu, 0},
     {"tensor", 64, 64, preset_resource::tensor, 0},
-    {"mem", 1, kMemoryLatency, preset_resource::mem, 0},
-    // Shared memory and kernel-parameter loads also occupy the load/store
-    // unit (see above).
-    {"mem_shared", 1, kSharedMemoryLatency, preset_resource::mem, kUnitExtraHoldsOnly},
-    {"mem_param", 1, kParameterLatency, preset_resource::mem, kUnitSkipsResultDelay},
+    // The load/store unit queues its instructions (kUnitQueuedDispatch);
+    // shared-memory and kernel-parameter loads also occupy it (see above).
+    {"mem", 1, kMemoryLatency, preset_resource::mem, kUnitQueuedDispatch},
+    {"mem_shared", 1, kSharedMemoryLatency, preset_resource::mem,
+     kUnitQueuedDispatch | kUnitExtraHoldsOnly},
+    {"mem_param", 1, kParameterLatency, preset_resource::mem,
+     kUnitQueuedDispatch | kUnitSkipsResultDelay},
     {"branch", 1, 1, preset_resource::int_pipe, 0},
 }};
 
@@ -108,10 +110,15 @@ struct HardwarePreset {
 // GPGPU-Sim configuration reader set:
 // - fetch and decode keep up with one issue per warp per cycle
 //   (-gpgpu_inst_fetch_throughput 32), a taken branch costs one bubble;
-// - an issued instruction spends two cycles in operand collection, then
-//   waits in front of its unit, in issue order, while the warp goes on
-//   issuing; the unit's latency counts from its dispatch, and write-back and
-//   the scoreboard release take two more cycles;
+// - an issued instruction spends two cycles in operand collection before it
+//   enters its unit; the unit's latency counts from that dispatch, and
+//   write-back and the scoreboard release take two more cycles;
+// - instructions for a busy load/store unit wait in front of it while the
+//   warp goes on issuing (kUnitQueuedDispatch on the memory units). GPGPU-Sim
+//   lets instructions wait in front of every unit; the model makes a warp
+//   wait for a busy ALU pipe before issuing, which can only lengthen a
+//   single warp and keeps the block bound's charge per other-warp ALU
+//   instruction one cycle lower (docs/multiphase.md);
 // - the first issue comes two cycles after the launch and the kernel's cycle
 //   count ends one cycle after the last write-back (launch delay 3);
 // - exit is an ALU instruction on the INT unit.
@@ -125,7 +132,6 @@ struct GpgpuSimPipeline {
   static constexpr bool latency_from_issue = true;
   static constexpr std::uint32_t barrier_delay = 0;
   static constexpr std::uint32_t dispatch_delay = 2;
-  static constexpr bool queued_dispatch = true;
   static constexpr std::uint32_t launch_delay = 3;
   static constexpr bool exit_issues = true;
 };
@@ -138,7 +144,6 @@ constexpr void set_gpgpusim_pipeline(HardwareDescription& hw) noexcept {
   hw.latency_from_issue = GpgpuSimPipeline::latency_from_issue;
   hw.barrier_delay = GpgpuSimPipeline::barrier_delay;
   hw.dispatch_delay = GpgpuSimPipeline::dispatch_delay;
-  hw.queued_dispatch = GpgpuSimPipeline::queued_dispatch;
   hw.launch_delay = GpgpuSimPipeline::launch_delay;
   hw.exit_issues = GpgpuSimPipeline::exit_issues;
 }

@@ -87,13 +87,16 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
   std::array<std::uint64_t, kMaxFunctionalUnits> span{};  // dispatch to result written
   std::array<std::uint8_t, kMaxFunctionalUnits> res{};
   std::array<bool, kMaxFunctionalUnits> extra_delays_result{};
+  // The issue slot is one of the cycles a hold can block another warp in,
+  // unless the unit queues (block_model.hpp: blocking_cycles).
+  std::array<std::uint8_t, kMaxFunctionalUnits> own_issue_slot{};
   for (std::size_t u = 0; u < hw.unit_count; ++u) {
     init[u] = hw.units[u].initiation;
     span[u] = result_cycle(hw, hw.units[u], Instruction{}, 0);
     res[u] = static_cast<std::uint8_t>(unit_resource(hw, u));
     extra_delays_result[u] = (hw.units[u].flags & kUnitExtraHoldsOnly) == 0;
+    own_issue_slot[u] = (hw.units[u].flags & kUnitQueuedDispatch) != 0 ? 0 : 1;
   }
-  const std::uint64_t own_issue_slot = hw.queued_dispatch ? 0 : 1;
   std::array<std::uint64_t, kMaxResources> resource_free{};
 
   PhaseWriter writer(phases);
@@ -147,7 +150,8 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     // Alg. 1: the issue cycle is the first one at which the scoreboard (and,
     // without a queue, the unit) allow it.
     std::uint64_t t = next_issue;
-    if (const std::uint64_t unit_ok = unit_allows_issue(hw, resource_free[r]); unit_ok > t) {
+    if (const std::uint64_t unit_ok = unit_allows_issue(hw, hw.units[u], resource_free[r]);
+        unit_ok > t) {
       t = unit_ok;
     }
     for (std::size_t k = 0; k < ins.src_count; ++k) {
@@ -161,13 +165,16 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
       if (ready[reg] > t) t = ready[reg];
     }
     if (t >= kCycleLimit) return Status::overflow;
-    if (t > busy_end) {
-      // The warp had nothing in the pipe in [busy_end, t): it waited for a
-      // result.
+    // Execution: from the cycle the instruction could enter its unit to the
+    // end of its hold; these starts grow with the issues.
+    const std::uint64_t ready_for_unit = t + hw.dispatch_delay;
+    if (ready_for_unit > busy_end) {
+      // The warp had nothing at or in a unit in [busy_end, ready_for_unit):
+      // it waited for a result (or for operands to be collected).
       const auto s32 = static_cast<std::uint32_t>(section);
       writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
-      writer.add(PhaseKind::idle, busy_end, t, s32, current);
-      exec_start = t;
+      writer.add(PhaseKind::idle, busy_end, ready_for_unit, s32, current);
+      exec_start = ready_for_unit;
     }
     // extra_cycles lengthens the hold, and the result unless the unit says
     // otherwise (block_model.hpp).
@@ -183,7 +190,7 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     for (std::size_t k = 0; k < ins.dst_count; ++k) ready[ins.dst[k]] = written;
     next_issue = next_issue_cycle(hw, ins.kind, t);
     ++current.issues;
-    current.held[r] += init[u] + ins.extra_cycles - own_issue_slot;
+    current.held[r] += init[u] + ins.extra_cycles - own_issue_slot[u];
     current.resource_mask |= std::uint32_t{1} << r;
     if (ins.kind == OpKind::exit) break;  // exit_issues: it ends the warp once drained
   }

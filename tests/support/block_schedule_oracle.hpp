@@ -10,7 +10,7 @@
 // Machine: one issue per cycle for the block, in order per warp, the first
 // issue at launch_delay; instruction i of a warp issues at the first cycle t
 // after its predecessor's issue at which its sources and destinations are
-// written (RAW, WAW) and, without a dispatch queue, its unit's resource is
+// written (RAW, WAW) and, unless its unit queues, its unit's resource is
 // free at t + dispatch_delay. It enters the unit at d = max(t +
 // dispatch_delay, resource free), holds the resource during [d, d +
 // initiation + extra) and writes its destinations at d + initiation + latency
@@ -128,7 +128,8 @@ class BlockScheduleOracle {
     const Instruction& i = warps_[k][w.pc];
     std::uint64_t t = w.earliest;
     const std::uint64_t free = s.free_at[resource(i)];
-    if (!hw_.queued_dispatch && free > hw_.dispatch_delay) {
+    const bool queued = (hw_.units.at(i.unit).flags & 4u) != 0;
+    if (!queued && free > hw_.dispatch_delay) {
       t = std::max(t, free - hw_.dispatch_delay);
     }
     for (std::size_t j = 0; j < i.src_count; ++j) t = std::max(t, w.written.at(i.src[j]));

@@ -82,15 +82,15 @@ void target_block_checks(void) {
      * at 12 + 2 + 4 + 3 = 21. */
     hw.struct_size = sizeof hw;
     hw.dispatch_delay = 2;
-    hw.queued_dispatch = 1;
+    hw.units[0].flags = hw.units[1].flags = hw.units[2].flags = GPUWCET_UNIT_QUEUED_DISPATCH;
     code[3].extra_cycles = 3;
     CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
                                &info) == GPUWCET_OK);
     CHECK(info.total_cycles == 21);
-    hw.queued_dispatch = 2;
+    hw.units[1].flags = 8; /* no such flag */
     CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
                                &info) == GPUWCET_INVALID_ARGUMENT);
-    hw.queued_dispatch = 0;
+    hw.units[0].flags = hw.units[1].flags = hw.units[2].flags = 0;
     hw.dispatch_delay = 0;
     code[3].extra_cycles = 0;
     CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,

@@ -61,7 +61,15 @@ HardwareDescription random_hw(std::mt19937_64& rng, std::uint32_t mem_latency) {
     hw.units[u].initiation = 1 + static_cast<std::uint32_t>(rng() % 6);
     hw.units[u].latency = static_cast<std::uint32_t>(rng() % 12);
     if (u > 0 && rng() % 4 == 0) hw.units[u].resource = static_cast<std::uint16_t>(rng() % u);
-    hw.units[u].flags = static_cast<std::uint16_t>(rng() % 4 == 0 ? rng() % 4 : 0);
+    hw.units[u].flags = static_cast<std::uint16_t>(rng() % 4 == 0 ? rng() % 8 : 0);
+  }
+  // Units of one resource agree on whether it queues.
+  for (std::size_t u = 0; u < hw.unit_count; ++u) {
+    const std::size_t r = unit_resource(hw, u);
+    if (r < hw.unit_count && r != u) {
+      hw.units[u].flags = static_cast<std::uint16_t>((hw.units[u].flags & ~kUnitQueuedDispatch) |
+                                                     (hw.units[r].flags & kUnitQueuedDispatch));
+    }
   }
   hw.units[0].latency = mem_latency;
   // Half of the hand-made descriptions also get a random pipeline around the
@@ -73,7 +81,6 @@ HardwareDescription random_hw(std::mt19937_64& rng, std::uint32_t mem_latency) {
     hw.latency_from_issue = rng() % 2 == 0;
     hw.barrier_delay = static_cast<std::uint32_t>(rng() % 21);
     hw.dispatch_delay = static_cast<std::uint32_t>(rng() % 3);
-    hw.queued_dispatch = rng() % 2 == 0;
     hw.launch_delay = static_cast<std::uint32_t>(rng() % 4);
     hw.exit_issues = rng() % 2 == 0;
   }

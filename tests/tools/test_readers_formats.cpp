@@ -201,7 +201,6 @@ TEST(ReadersHardware, NativeExampleEqualsThePreset) {
   EXPECT_EQ(file.hw.latency_from_issue, preset.hw.latency_from_issue);
   EXPECT_EQ(file.hw.barrier_delay, preset.hw.barrier_delay);
   EXPECT_EQ(file.hw.dispatch_delay, preset.hw.dispatch_delay);
-  EXPECT_EQ(file.hw.queued_dispatch, preset.hw.queued_dispatch);
   EXPECT_EQ(file.hw.launch_delay, preset.hw.launch_delay);
   EXPECT_EQ(file.hw.exit_issues, preset.hw.exit_issues);
   EXPECT_EQ(file.cycles_per_8_transactions, preset.cycles_per_8_transactions);

@@ -72,8 +72,9 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   // resource constraints (nothing changes them until some warp issues).
   auto earliest = [&](std::size_t w) {
     const Instruction& ins = warps[w][st[w].pc];
-    std::uint64_t t =
-        std::max(st[w].next_issue, unit_allows_issue(hw, resource_free[unit_resource(hw, ins.unit)]));
+    std::uint64_t t = std::max(st[w].next_issue,
+                               unit_allows_issue(hw, hw.units[ins.unit],
+                                                 resource_free[unit_resource(hw, ins.unit)]));
     const std::uint64_t* reg = ready.data() + w * register_count;
     for (std::size_t k = 0; k < ins.src_count; ++k) t = std::max(t, reg[ins.src[k]]);
     for (std::size_t k = 0; k < ins.dst_count; ++k) t = std::max(t, reg[ins.dst[k]]);
@@ -223,7 +224,7 @@ std::vector<Phase> simulated_phases(const HardwareDescription& hw,
       exec_start = busy_end = drain = release;
       continue;
     }
-    const std::uint64_t t = issue[i];
+    const std::uint64_t t = issue[i] + hw.dispatch_delay;  // ready for its unit
     const FunctionalUnit& fu = hw.units[ins.unit];
     if (t > busy_end) {
       add(PhaseKind::execution, exec_start, busy_end, section);

@@ -115,18 +115,16 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
       hw.launch_delay = count(0);
     } else if (k == "cycles_per_8_transactions") {
       c.cycles_per_8_transactions = count(1);
-    } else if (k == "latency_from_issue" || k == "queued_dispatch" || k == "exit_issues") {
+    } else if (k == "latency_from_issue" || k == "exit_issues") {
       if (!v.is_boolean()) {
         throw ToolError(fmt::format("{}: '{}' must be true or false", at(name, v), k));
       }
-      const bool b = *v.value<bool>();
-      (k == "latency_from_issue" ? hw.latency_from_issue
-                                 : k == "queued_dispatch" ? hw.queued_dispatch : hw.exit_issues) = b;
+      (k == "latency_from_issue" ? hw.latency_from_issue : hw.exit_issues) = *v.value<bool>();
     } else {
       throw ToolError(fmt::format(
           "{}: unknown key '{}' in [pipeline] (expected issue_interval, branch_delay, "
-          "result_delay, latency_from_issue, barrier_delay, dispatch_delay, queued_dispatch, "
-          "launch_delay, exit_issues, cycles_per_8_transactions)",
+          "result_delay, latency_from_issue, barrier_delay, dispatch_delay, launch_delay, "
+          "exit_issues, cycles_per_8_transactions)",
           at(name, v), k));
     }
   }
@@ -223,12 +221,13 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
           throw ToolError(fmt::format("{}: 'resource' must be a non-empty string", at(name, v)));
         }
         resource = *s;
-      } else if (k == "extra_holds_only" || k == "skips_result_delay") {
+      } else if (k == "extra_holds_only" || k == "skips_result_delay" || k == "queued_dispatch") {
         if (!v.is_boolean()) {
           throw ToolError(fmt::format("{}: '{}' must be true or false", at(name, v), k.str()));
         }
-        const std::uint16_t bit =
-            k == "extra_holds_only" ? kUnitExtraHoldsOnly : kUnitSkipsResultDelay;
+        const std::uint16_t bit = k == "extra_holds_only"     ? kUnitExtraHoldsOnly
+                                  : k == "skips_result_delay" ? kUnitSkipsResultDelay
+                                                              : kUnitQueuedDispatch;
         if (*v.value<bool>()) {
           u.flags = static_cast<std::uint16_t>(u.flags | bit);
         } else {
@@ -237,7 +236,7 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       } else {
         throw ToolError(fmt::format(
             "{}: unknown key '{}' in [[unit]] (expected name, initiation, latency, resource, "
-            "extra_holds_only, skips_result_delay)",
+            "extra_holds_only, skips_result_delay, queued_dispatch)",
             at(name, v), k.str()));
       }
     }
