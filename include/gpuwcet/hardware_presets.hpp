@@ -14,9 +14,9 @@
 //   fp_add  fp_max  fp_mul  fp_mad  fp_div
 //   dp_add  dp_max  dp_mul  dp_mad  dp_div
 //   sfu tensor mem mem_shared mem_param branch
-// Resources: int (int_add..int_mad), fp (fp_add..fp_mad), dp (dp_add..dp_mad),
-// sfu (sfu and every *_div), tensor, mem (mem, mem_shared, mem_param),
-// branch.
+// Resources: int (int_add..int_mad, branch, and the readers' alu), fp
+// (fp_add..fp_mad), dp (dp_add..dp_mad), sfu (sfu and every *_div), tensor,
+// mem (mem, mem_shared, mem_param: the load/store unit).
 // `mem` (global and local loads, stores, atomics) has initiation 1 and the caller's memory
 // latency (the paper sweeps 5 to 400). `branch` (bra and other control) has
 // initiation 1, latency 1 on the int pipeline: GPGPU-Sim runs control as an
@@ -61,8 +61,7 @@ inline constexpr std::uint32_t kParameterLatency = 1;
 inline constexpr std::uint32_t kGpgpuSimCyclesPer8Transactions = 13;
 
 namespace preset_resource {
-inline constexpr std::uint16_t int_pipe = 0, fp = 1, dp = 2, sfu = 3, tensor = 4, mem = 5,
-                               branch = 6;
+inline constexpr std::uint16_t int_pipe = 0, fp = 1, dp = 2, sfu = 3, tensor = 4, mem = 5;
 }
 
 // GPGPU-Sim's Ampere RTX 3070 (SM_86) configuration. The single-SM Jetson-Orin

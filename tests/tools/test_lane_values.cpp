@@ -167,6 +167,23 @@ TEST(LaneValues, PtxReaderCostsAccessesAndTellsTakenBranches) {
   EXPECT_EQ(w[8].unit, find_unit(c.hw, "alu"));  // the preset's exits issue
 }
 
+TEST(LaneValues, GenericLoadsWaitAsLongAsSharedOnes) {
+  // Perfect memory (global latency 2) against 29-cycle shared memory: a
+  // generic load (no state space) may reach shared memory, so it gets the
+  // 27 cycles of difference on top of its uniform-address cost.
+  const HardwareConfig c =
+      parse_hardware_text("g.config", "-gpgpu_perfect_mem 1\n-gpgpu_smem_latency 29\n", {});
+  const std::string text =
+      "warp 0 : PC=0x00 (k.ptx:1) ld.param.u64 %rd0, [k_param_0];\n"
+      "warp 0 : PC=0x08 (k.ptx:2) ld.u32 %r1, [%rd0];\n"
+      "warp 0 : PC=0x10 (k.ptx:3) ld.global.u32 %r2, [%rd0];\n"
+      "warp 0 : PC=0x18 (k.ptx:4) ret;\n";
+  const TraceFile t = read_trace_text("k.trace", text, TraceFormat::ptx, c);
+  const auto& w = t.blocks[0].warps[0].code;
+  EXPECT_EQ(w[1].extra_cycles, 27);
+  EXPECT_EQ(w[2].extra_cycles, 0);
+}
+
 TEST(LaneValues, AccelSimReaderCostsAccessesFromTheirAddresses) {
   // Mode 1 (base, stride 4) over 32 lanes: 4 aligned sectors; mode 2 (base
   // and deltas) with a 128-byte stride: 32 sectors; LDS with stride 4: one

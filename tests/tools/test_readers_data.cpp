@@ -124,6 +124,11 @@ TEST(ReadersData, GpgpusimConfigsEqualTheOrinPreset) {
     EXPECT_EQ(file.hw.branch_delay, preset.hw.branch_delay);
     EXPECT_EQ(file.hw.result_delay, preset.hw.result_delay);
     EXPECT_EQ(file.hw.latency_from_issue, preset.hw.latency_from_issue);
+    EXPECT_EQ(file.hw.barrier_delay, preset.hw.barrier_delay);
+    EXPECT_EQ(file.hw.dispatch_delay, preset.hw.dispatch_delay);
+    EXPECT_EQ(file.hw.launch_delay, preset.hw.launch_delay);
+    EXPECT_EQ(file.hw.exit_issues, preset.hw.exit_issues);
+    EXPECT_EQ(file.cycles_per_8_transactions, preset.cycles_per_8_transactions);
     ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
     for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
       const FunctionalUnit& a = file.hw.units[i];
@@ -132,10 +137,11 @@ TEST(ReadersData, GpgpusimConfigsEqualTheOrinPreset) {
       EXPECT_EQ(a.initiation, b.initiation) << a.name.data();
       EXPECT_EQ(a.latency, b.latency) << a.name.data();
       EXPECT_EQ(a.resource, b.resource) << a.name.data();
+      EXPECT_EQ(a.flags, b.flags) << a.name.data();
     }
-    // Perfect memory: global accesses take the calibrated perfect-memory
-    // latency; shared memory the file's 29 + the load/store pipeline (the
-    // unit comparison above), constants the file's 29.
+    // Perfect memory: global accesses take the perfect-memory latency
+    // (hardware_presets.hpp); shared memory the file's 29 (the unit
+    // comparison above).
     EXPECT_EQ(load_hardware_file(p.string(), {}).memory_latency, kGpgpuSimPerfectMemoryLatency);
   }
 }

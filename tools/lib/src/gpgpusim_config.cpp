@@ -1,5 +1,5 @@
 // GPGPU-Sim configuration files (gpgpusim.config): the -ptx_opcode_latency_*
-// and -ptx_opcode_initiation_* lists become the presets' 19 units with the
+// and -ptx_opcode_initiation_* lists become the presets' 21 units with the
 // file's numbers; every other option is ignored except the few that give the
 // memory latency. Format and choices: docs/trace-formats.md.
 #include <array>

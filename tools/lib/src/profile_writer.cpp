@@ -121,6 +121,7 @@ struct TraceInput {
   std::string hardware_file;  // or a hardware file, relative to the manifest
   std::uint32_t memory_latency = 0;  // 0: the hardware's own / 200 for a preset
   std::string block;          // "worst" (default) or an index
+  std::string block_dim;      // launch shape for PTX memory costs, "X[,Y[,Z]]"; empty: unknown
   std::string where;          // manifest position, for messages
 };
 
@@ -146,7 +147,17 @@ std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_
                                 ? hardware_preset(in.preset.empty() ? "orin-sm" : in.preset,
                                                   latency.value_or(200))
                                 : load_hardware_file(relative(in.hardware_file), latency);
-  const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw);
+  TraceReadOptions options;
+  if (!in.block_dim.empty()) {
+    const auto shape = parse_block_shape(in.block_dim);
+    if (!shape) {
+      throw ToolError(fmt::format("{}: bad 'block_dim' '{}' (expected X, X,Y or X,Y,Z, at most "
+                                  "1024 threads)",
+                                  in.where, in.block_dim));
+    }
+    options.block_shape = *shape;
+  }
+  const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
   const BlockAnalysis a =
       analyse_chosen_block(hw.hw, trace, parse_block_choice(in.block, trace.blocks.size()));
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> out(
@@ -233,13 +244,13 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
           k.sections.push_back(std::move(section));
         }
       } else if (name == "trace" || name == "hardware" || name == "hardware_file" ||
-                 name == "block") {
+                 name == "block" || name == "block_dim") {
         if (!n.is_string()) throw ToolError(fmt::format("{}: '{}' must be a string", where(path, n), name));
-        (name == "trace" ? from_trace.trace
-                         : name == "hardware" ? from_trace.preset
-                                              : name == "hardware_file" ? from_trace.hardware_file
-                                                                        : from_trace.block) =
-            *n.value<std::string>();
+        (name == "trace"           ? from_trace.trace
+         : name == "hardware"      ? from_trace.preset
+         : name == "hardware_file" ? from_trace.hardware_file
+         : name == "block"         ? from_trace.block
+                                   : from_trace.block_dim) = *n.value<std::string>();
         from_trace.where = where(path, n);
       } else if (name == "memory_latency") {
         from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, 1u << 20));
@@ -255,8 +266,8 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
       }
       k.sections = sections_from_trace(path, from_trace);
     } else if (!from_trace.where.empty()) {
-      throw ToolError(fmt::format("{}: kernel '{}': 'hardware', 'hardware_file', 'memory_latency' "
-                                  "and 'block' need a 'trace'",
+      throw ToolError(fmt::format("{}: kernel '{}': 'hardware', 'hardware_file', 'memory_latency', "
+                                  "'block' and 'block_dim' need a 'trace'",
                                   from_trace.where, k.name));
     }
     if (k.block_threads == 0) {

@@ -2,6 +2,7 @@
 //   warp 0 :  PC=0xa38 (file.ptx:118) @!%p5 ld.param.u64 %rd2, [sym+4];
 // ending with "kernel_execution_time : N". Each warp number becomes a warp
 // of one block. Operand rules: docs/trace-formats.md.
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <string>
@@ -17,6 +18,33 @@ namespace {
 
 // GPGPU-Sim numbers PTX instructions 8 bytes apart.
 constexpr std::uint64_t kPtxInstructionBytes = 8;
+
+// ld/ldu/atom without a state space: a generic address.
+bool generic_access(std::string_view opcode) {
+  const std::string_view base = opcode.substr(0, opcode.find('.'));
+  if (base != "ld" && base != "ldu" && base != "atom") return false;
+  static constexpr std::string_view kSpaces[] = {".global", ".shared", ".local", ".param",
+                                                 ".const", ".tex"};
+  for (std::string_view sp : kSpaces) {
+    const std::size_t at = opcode.find(sp);
+    if (at != std::string_view::npos &&
+        (at + sp.size() == opcode.size() || opcode[at + sp.size()] == '.')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Cycles by which a shared-memory result comes later than one of `unit`
+// (0 when the description has no "mem_shared" or it is not slower).
+std::uint32_t shared_surplus(const HardwareDescription& hw, std::uint16_t unit) {
+  const int shared = find_unit(hw, "mem_shared");
+  if (shared < 0 || unit >= hw.unit_count) return 0;
+  const Instruction none{};
+  const std::uint64_t s = result_cycle(hw, hw.units[static_cast<std::size_t>(shared)], none, 0);
+  const std::uint64_t m = result_cycle(hw, hw.units[unit], none, 0);
+  return s > m ? static_cast<std::uint32_t>(std::min<std::uint64_t>(s - m, 255)) : 0;
+}
 
 bool ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -220,6 +248,13 @@ class Reader {
     const AccessCost cost = lanes_[it->second].step(opcode, guard_text, operands);
     Instruction ins = make_instruction(unit, kind, ops, name_, line_);
     ins.extra_cycles = extra_cycles_for(config_, unit, cost.passes);
+    if (kind == OpKind::load && generic_access(opcode)) {
+      // A generic address may point to shared memory: wait at least as long
+      // as a shared-memory load would (the access is costed as global, whose
+      // sectors outnumber its bank passes).
+      ins.extra_cycles = static_cast<std::uint8_t>(
+          std::min<std::uint32_t>(255, ins.extra_cycles + shared_surplus(config_.hw, unit)));
+    }
     w.code.push_back(ins);
     resolve_taken_branch(w, pc, last_pc_[it->second], kPtxInstructionBytes);
     w.lines.push_back(static_cast<std::uint32_t>(line_));

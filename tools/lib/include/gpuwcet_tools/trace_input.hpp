@@ -102,12 +102,14 @@ TraceFile read_trace_text(const std::string& name, std::string_view content, Tra
                           const HardwareConfig& config, const TraceReadOptions& options = {});
 
 // The trace in the native format (docs/trace-formats.md): opcodes are unit
-// names of `hw` ("load"/"store"/"branch" for those kinds on the "mem" and
-// "branch" units, "barrier", "exit"), registers r<id>. Reading the text back
-// with a description holding the same units gives the same instructions up
-// to a renaming of registers. Throws ToolError for an instruction the format
-// cannot express (a load or store off "mem", a branch off "branch", a unit
-// index outside `hw`).
+// names of `hw` ("load"/"store" with ".shared"/".param" for those kinds on
+// the memory units, "branch" for a taken branch and "branch.fallthrough" for
+// one that fell through on the "branch" unit, "barrier", "exit"), with
+// "+N" for N extra cycles, registers r<id>. Reading the text back with a
+// description holding the same units gives the same instructions up to a
+// renaming of registers. Throws ToolError for an instruction the format
+// cannot express (a load or store off the memory units, a branch off
+// "branch", a unit index outside `hw`).
 std::string write_native_trace(const TraceFile& trace, const HardwareDescription& hw);
 
 // "native", "accelsim", "ptx", "auto"; throws ToolError otherwise.
