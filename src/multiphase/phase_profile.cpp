@@ -150,9 +150,10 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     // Alg. 1: the issue cycle is the first one at which the scoreboard (and,
     // without a queue, the unit) allow it.
     std::uint64_t t = next_issue;
-    if (const std::uint64_t unit_ok = unit_allows_issue(hw, hw.units[u], resource_free[r]);
-        unit_ok > t) {
-      t = unit_ok;
+    // Without a queue the unit must be free at the dispatch
+    // (block_model.hpp: unit_allows_issue, inlined here: the hot loop).
+    if (own_issue_slot[u] != 0 && resource_free[r] > t + hw.dispatch_delay) {
+      t = resource_free[r] - hw.dispatch_delay;
     }
     for (std::size_t k = 0; k < ins.src_count; ++k) {
       const std::uint16_t reg = ins.src[k];

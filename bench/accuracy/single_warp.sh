@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Single-warp bound of every GPGPU-Sim PTX trace of ../shared/data against the
+# cycles GPGPU-Sim observed (docs/multiphase.md, "Single-warp accuracy"), as a
+# Markdown table. Usage: bench/accuracy/single_warp.sh [path/to/gpuwcet]
+# Each trace is read with the gpgpusim.config next to it and the launch shape
+# of its Rodinia kernel (the table of tests/tools/test_real_traces.cpp).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+gpuwcet=${1:-$root/build/host/tools/gpuwcet}
+data=$root/../shared/data/gpgpusim-ptx-traces
+[ -d "$data" ] || { echo "no $data" >&2; exit 1; }
+shape_of() {
+  case $(basename "$1") in
+    _Z22bpnn_layerforward*|_Z24bpnn_adjust_weights*) echo 16,16 ;;
+    _Z6KernelP4Node*|_Z7Kernel2*) echo 512 ;;
+    _Z6kernelv*) echo 128 ;;
+    _Z14calculate_temp*) echo 16,16 ;;
+    _Z12lud_diagonal*) echo 16 ;;
+    _Z13lud_perimeter*) echo 32 ;;
+    _Z12lud_internal*) echo 16,16 ;;
+    _Z6euclid*) echo 256 ;;
+    _Z20needle_cuda_shared*) echo 16 ;;
+    _Z14dynproc_kernel*) echo 256 ;;
+    _Z11srad_cuda*) echo 16,16 ;;
+    _Z12pgain_kernel*) echo 512 ;;
+    *) echo "no launch shape for $1" >&2; exit 1 ;;
+  esac
+}
+echo "| benchmark | kernel trace | instructions | block dim | observed | bound | over |"
+echo "|---|---|---|---|---|---|---|"
+for f in "$data"/*/*.trace; do
+  shape=$(shape_of "$f")
+  "$gpuwcet" block-wcet "$f" --block-dim "$shape" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+o, b = d["observed_cycles"], d["bound"]
+n = sum(1 for line in open(sys.argv[1]) if line.startswith("warp"))
+bench = sys.argv[1].split("/")[-2].split("-")[0]
+name = sys.argv[1].split("/")[-1][:36]
+print(f"| {bench} | {name} | {n} | {sys.argv[2]} | {o} | {b} | {100 * (b - o) / o:+.1f}% |")
+' "$f" "$shape"
+done
