@@ -3,6 +3,7 @@
 
 #include <cstddef>
 
+#include "gpuwcet_tools/opcode_classes.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
 
 namespace gpuwcet::tools {
@@ -12,21 +13,9 @@ namespace {
 using detail::starts_with;
 using detail::trim;
 
-bool has_part(std::string_view opcode, std::string_view part) {
-  std::size_t pos = 0;
-  while (pos <= opcode.size()) {
-    const std::size_t dot = opcode.find('.', pos);
-    const std::size_t end = dot == std::string_view::npos ? opcode.size() : dot;
-    if (opcode.substr(pos, end - pos) == part) return true;
-    if (dot == std::string_view::npos) break;
-    pos = dot + 1;
-  }
-  return false;
-}
-
 bool float_typed(std::string_view opcode) {
-  return has_part(opcode, "f16") || has_part(opcode, "f16x2") || has_part(opcode, "bf16") ||
-         has_part(opcode, "f32") || has_part(opcode, "f64");
+  return has_component(opcode, "f16") || has_component(opcode, "f16x2") || has_component(opcode, "bf16") ||
+         has_component(opcode, "f32") || has_component(opcode, "f64");
 }
 
 std::optional<std::int64_t> parse_integer(std::string_view s) {
@@ -128,18 +117,6 @@ LaneValue join(const LaneValue& a, const LaneValue& b) {
     }
   }
   return r;
-}
-
-// Opcodes whose first operand is not written.
-bool writes_nothing(std::string_view base) {
-  static constexpr std::string_view kNoDst[] = {
-      "st", "red", "sust", "bar", "barrier", "bra", "brx", "ret", "exit", "membar", "fence",
-      "prefetch", "prefetchu", "trap", "nop", "brkpt", "pmevent", "call",
-  };
-  for (std::string_view s : kNoDst) {
-    if (base == s) return true;
-  }
-  return false;
 }
 
 bool is_memory(std::string_view base) {
@@ -315,18 +292,18 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
         }
         cost = it->second;
       }
-      if (!writes_nothing(base) && !ops.empty()) {
+      if (!ptx_writes_nothing(base) && !ops.empty()) {
         // Data read from one address is the same in every lane.
         const bool uniform_data =
-            (has_part(opcode, "param") || addr.is_uniform()) && base != "atom";
+            (has_component(opcode, "param") || addr.is_uniform()) && base != "atom";
         assign(ops[0], uniform_data ? LaneValue::uniform() : LaneValue::unknown(), guard);
       }
       return cost;
     }
-    if (!writes_nothing(base) && !ops.empty()) assign(ops[0], LaneValue::unknown(), guard);
+    if (!ptx_writes_nothing(base) && !ops.empty()) assign(ops[0], LaneValue::unknown(), guard);
     return cost;
   }
-  if (writes_nothing(base) || ops.empty()) return cost;
+  if (ptx_writes_nothing(base) || ops.empty()) return cost;
 
   const bool is_float = float_typed(opcode);
   LaneValue result = LaneValue::unknown();
@@ -334,9 +311,9 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     result = src(1);
   } else if (!is_float && (base == "add" || base == "sub")) {
     result = add(src(1), src(2), base == "sub");
-  } else if (!is_float && base == "mul" && !has_part(opcode, "hi")) {
+  } else if (!is_float && base == "mul" && !has_component(opcode, "hi")) {
     result = multiply(src(1), src(2));
-  } else if (!is_float && base == "mad" && !has_part(opcode, "hi")) {
+  } else if (!is_float && base == "mad" && !has_component(opcode, "hi")) {
     result = add(multiply(src(1), src(2)), src(3), false);
   } else if (!is_float && base == "shl" && src(2).is_constant() && src(2).base >= 0 &&
              src(2).base < 62) {

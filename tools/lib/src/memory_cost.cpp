@@ -8,22 +8,11 @@
 #include <tuple>
 
 #include "gpuwcet_tools/lane_values.hpp"
+#include "gpuwcet_tools/opcode_classes.hpp"
 
 namespace gpuwcet::tools {
 
 namespace {
-
-bool has_part(std::string_view opcode, std::string_view part) {
-  std::size_t pos = 0;
-  while (pos <= opcode.size()) {
-    const std::size_t dot = opcode.find('.', pos);
-    const std::size_t end = dot == std::string_view::npos ? opcode.size() : dot;
-    if (opcode.substr(pos, end - pos) == part) return true;
-    if (dot == std::string_view::npos) break;
-    pos = dot + 1;
-  }
-  return false;
-}
 
 std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   std::int64_t q = a / b;
@@ -168,16 +157,16 @@ std::uint32_t access_bytes(std::string_view opcode) {
       {"f64", 8}, {"b128", 16},
   };
   for (const auto& [name, w] : kTypes) {
-    if (has_part(opcode, name)) width = w;
+    if (has_component(opcode, name)) width = w;
   }
-  if (has_part(opcode, "v2")) width *= 2;
-  if (has_part(opcode, "v4")) width *= 4;
+  if (has_component(opcode, "v2")) width *= 2;
+  if (has_component(opcode, "v4")) width *= 4;
   return width;
 }
 
 MemorySpace memory_space(std::string_view opcode) {
-  if (has_part(opcode, "shared")) return MemorySpace::shared;
-  if (has_part(opcode, "param") || has_part(opcode, "const") || has_part(opcode, "tex")) {
+  if (has_component(opcode, "shared")) return MemorySpace::shared;
+  if (has_component(opcode, "param") || has_component(opcode, "const") || has_component(opcode, "tex")) {
     return MemorySpace::other;
   }
   return MemorySpace::global;  // global, local and generic addresses

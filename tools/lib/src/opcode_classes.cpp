@@ -89,17 +89,6 @@ std::optional<OpcodeClass> find(const Entry (&table)[N], std::string_view name) 
 
 std::string_view base_of(std::string_view opcode) { return opcode.substr(0, opcode.find('.')); }
 
-bool has_component(std::string_view opcode, std::string_view part) {
-  std::size_t pos = 0;
-  while (pos <= opcode.size()) {
-    const std::size_t dot = opcode.find('.', pos);
-    const std::size_t end = dot == std::string_view::npos ? opcode.size() : dot;
-    if (opcode.substr(pos, end - pos) == part) return true;
-    if (dot == std::string_view::npos) break;
-    pos = dot + 1;
-  }
-  return false;
-}
 
 // The state space of a PTX memory opcode picks its unit: .shared on the
 // shared-memory unit, .param and .const (both read through GPGPU-Sim's
@@ -127,6 +116,29 @@ constexpr std::string_view kPtxAlu[] = {
 };
 
 }  // namespace
+
+bool has_component(std::string_view opcode, std::string_view part) {
+  std::size_t pos = 0;
+  while (pos <= opcode.size()) {
+    const std::size_t dot = opcode.find('.', pos);
+    const std::size_t end = dot == std::string_view::npos ? opcode.size() : dot;
+    if (opcode.substr(pos, end - pos) == part) return true;
+    if (dot == std::string_view::npos) break;
+    pos = dot + 1;
+  }
+  return false;
+}
+
+bool ptx_writes_nothing(std::string_view base) {
+  static constexpr std::string_view kNoDst[] = {
+      "st", "red", "sust", "bar", "barrier", "bra", "brx", "ret", "exit", "membar", "fence",
+      "prefetch", "prefetchu", "trap", "nop", "brkpt", "pmevent", "call",
+  };
+  for (std::string_view s : kNoDst) {
+    if (base == s) return true;
+  }
+  return false;
+}
 
 std::optional<OpcodeClass> classify_sass(std::string_view opcode) {
   if (opcode.empty()) return std::nullopt;

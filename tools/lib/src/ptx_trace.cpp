@@ -75,18 +75,6 @@ bool special_register(std::string_view name) {
   return numbered("envreg") || numbered("pm");
 }
 
-// Opcodes whose operands are all read (no destination operand).
-bool writes_nothing(std::string_view base) {
-  static constexpr std::string_view kNoDst[] = {
-      "st", "red", "sust", "bar", "barrier", "bra", "brx", "ret", "exit", "membar", "fence",
-      "prefetch", "prefetchu", "trap", "nop", "brkpt", "pmevent", "call",
-  };
-  for (std::string_view s : kNoDst) {
-    if (base == s) return true;
-  }
-  return false;
-}
-
 // Splits at commas outside [], {} and ().
 std::vector<std::string_view> split_operands(std::string_view s) {
   std::vector<std::string_view> out;
@@ -227,7 +215,7 @@ class Reader {
     if (opcode.empty()) fail_at(name_, line_, "missing opcode");
     const std::string_view base = opcode.substr(0, opcode.find('.'));
     const std::vector<std::string_view> operands = split_operands(rest.substr(op_end));
-    const bool first_is_dst = !writes_nothing(base) && !operands.empty() &&
+    const bool first_is_dst = !ptx_writes_nothing(base) && !operands.empty() &&
                               !starts_with(operands.front(), "[");
     for (std::size_t k = 0; k < operands.size(); ++k) {
       if (operands[k].empty()) fail_at(name_, line_, "empty operand");

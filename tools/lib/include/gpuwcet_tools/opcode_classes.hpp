@@ -30,6 +30,14 @@ std::optional<OpcodeClass> classify_ptx(std::string_view opcode);
 // SASS classification.
 std::optional<OpcodeClass> classify_native(std::string_view opcode);
 
+// Whether a '.'-separated component of `opcode` equals `part`
+// ("ld.global.u8", "global" -> true).
+bool has_component(std::string_view opcode, std::string_view part);
+
+// PTX opcodes (by base name, "st", "bra", ...) whose operands are all read:
+// no destination operand.
+bool ptx_writes_nothing(std::string_view base);
+
 // "barrier"/"exit" -> that kind with no unit; anything else is a unit name
 // whose kind is guessed from the unit ("mem" -> load, "branch" -> branch).
 OpcodeClass opcode_class_from_name(std::string_view unit_or_kind);
