@@ -87,15 +87,14 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
   std::array<std::uint64_t, kMaxFunctionalUnits> span{};  // dispatch to result written
   std::array<std::uint8_t, kMaxFunctionalUnits> res{};
   std::array<bool, kMaxFunctionalUnits> extra_delays_result{};
-  // The issue slot is one of the cycles a hold can block another warp in,
-  // unless the unit queues (block_model.hpp: blocking_cycles).
-  std::array<std::uint8_t, kMaxFunctionalUnits> own_issue_slot{};
+  // Units without a queue make the warp wait for them before issuing.
+  std::array<bool, kMaxFunctionalUnits> issue_waits{};
   for (std::size_t u = 0; u < hw.unit_count; ++u) {
     init[u] = hw.units[u].initiation;
     span[u] = result_cycle(hw, hw.units[u], Instruction{}, 0);
     res[u] = static_cast<std::uint8_t>(unit_resource(hw, u));
     extra_delays_result[u] = (hw.units[u].flags & kUnitExtraHoldsOnly) == 0;
-    own_issue_slot[u] = (hw.units[u].flags & kUnitQueuedDispatch) != 0 ? 0 : 1;
+    issue_waits[u] = (hw.units[u].flags & kUnitQueuedDispatch) == 0;
   }
   std::array<std::uint64_t, kMaxResources> resource_free{};
 
@@ -152,7 +151,7 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     std::uint64_t t = next_issue;
     // Without a queue the unit must be free at the dispatch
     // (block_model.hpp: unit_allows_issue, inlined here: the hot loop).
-    if (own_issue_slot[u] != 0 && resource_free[r] > t + hw.dispatch_delay) {
+    if (issue_waits[u] && resource_free[r] > t + hw.dispatch_delay) {
       t = resource_free[r] - hw.dispatch_delay;
     }
     for (std::size_t k = 0; k < ins.src_count; ++k) {
@@ -191,7 +190,7 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     for (std::size_t k = 0; k < ins.dst_count; ++k) ready[ins.dst[k]] = written;
     next_issue = next_issue_cycle(hw, ins.kind, t);
     ++current.issues;
-    current.held[r] += init[u] + ins.extra_cycles - own_issue_slot[u];
+    current.held[r] += blocking_cycles(hw.units[u], ins);
     current.resource_mask |= std::uint32_t{1} << r;
     if (ins.kind == OpKind::exit) break;  // exit_issues: it ends the warp once drained
   }
