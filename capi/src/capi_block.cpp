@@ -124,13 +124,20 @@ gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency
 gpuwcet_status gpuwcet_find_unit(const gpuwcet_hardware_desc* hw, const char* name,
                                  uint32_t* index) {
   if (name == nullptr || index == nullptr) return GPUWCET_INVALID_ARGUMENT;
-  gpuwcet::HardwareDescription core;
-  const Status st = hw_from_c(hw, core);
-  if (st != Status::ok) return to_c(st);
-  const int found = gpuwcet::find_unit(core, name);
-  if (found < 0) return GPUWCET_NOT_FOUND;
-  *index = static_cast<uint32_t>(found);
-  return GPUWCET_OK;
+  // Names only: no copy of the whole description (a firmware's stack).
+  if (hw == nullptr || !gpuwcet::capi::struct_size_ok(hw->struct_size, kHardwareDescFirstSize) ||
+      hw->unit_count == 0 || hw->unit_count > gpuwcet::kMaxFunctionalUnits) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
+  // Unit names hold at most kUnitNameSize - 1 characters.
+  if (std::memchr(name, '\0', gpuwcet::kUnitNameSize) == nullptr) return GPUWCET_NOT_FOUND;
+  for (uint32_t i = 0; i < hw->unit_count; ++i) {
+    if (std::strncmp(hw->units[i].name, name, gpuwcet::kUnitNameSize) == 0) {
+      *index = i;
+      return GPUWCET_OK;
+    }
+  }
+  return GPUWCET_NOT_FOUND;
 }
 
 gpuwcet_status gpuwcet_profile_info_init(gpuwcet_profile_info* info) {

@@ -98,6 +98,23 @@ void target_block_checks(void) {
     CHECK(info.total_cycles == 14);
   }
 
+  /* Unit lookup by name, and the preset's GPGPU-Sim pipeline. */
+  {
+    gpuwcet_hardware_desc preset;
+    uint32_t index = 99;
+    CHECK(gpuwcet_find_unit(&hw, "FU2", &index) == GPUWCET_OK && index == 2);
+    CHECK(gpuwcet_find_unit(&hw, "FU3", &index) == GPUWCET_NOT_FOUND);
+    CHECK(gpuwcet_find_unit(&hw, "a-name-longer-than-fifteen", &index) == GPUWCET_NOT_FOUND);
+    CHECK(gpuwcet_find_unit(NULL, "FU2", &index) == GPUWCET_INVALID_ARGUMENT);
+    CHECK(gpuwcet_find_unit(&hw, NULL, &index) == GPUWCET_INVALID_ARGUMENT);
+    CHECK(gpuwcet_hardware_preset("orin-sm", 200, &preset) == GPUWCET_OK);
+    CHECK(gpuwcet_find_unit(&preset, "mem_shared", &index) == GPUWCET_OK);
+    CHECK(preset.units[index].flags ==
+          (GPUWCET_UNIT_QUEUED_DISPATCH | GPUWCET_UNIT_EXTRA_HOLDS_ONLY));
+    CHECK(preset.dispatch_delay == 2 && preset.launch_delay == 3 && preset.exit_issues == 1);
+    CHECK(gpuwcet_find_unit(&preset, "mem", &index) == GPUWCET_OK && preset.units[index].latency == 200);
+  }
+
   /* One warp: every bound is its length. Three copies: the paper's GUB adds
    * the others' execution, 14 + 2 * 9; the safe bound adds per other warp its
    * 4 issues and 1 + 4 + 1 held cycles of the units this warp uses: 34. */
