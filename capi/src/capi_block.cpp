@@ -60,16 +60,25 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
   if (in->unit_count == 0 || in->unit_count > gpuwcet::kMaxFunctionalUnits) {
     return Status::invalid_argument;
   }
-  out = gpuwcet::HardwareDescription{};
+  // Field by field, not from a default-constructed temporary: a second
+  // description on the stack costs a firmware about a kilobyte.
   out.unit_count = in->unit_count;
-  for (std::size_t i = 0; i < in->unit_count; ++i) {
-    std::memcpy(out.units[i].name.data(), in->units[i].name, gpuwcet::kUnitNameSize);
-    out.units[i].name[gpuwcet::kUnitNameSize - 1] = '\0';
-    out.units[i].initiation = in->units[i].initiation;
-    out.units[i].latency = in->units[i].latency;
-    out.units[i].resource = in->units[i].resource;
-    out.units[i].flags = in->units[i].flags;
+  for (std::size_t i = 0; i < gpuwcet::kMaxFunctionalUnits; ++i) {
+    gpuwcet::FunctionalUnit& u = out.units[i];
+    if (i >= in->unit_count) {
+      u = gpuwcet::FunctionalUnit{};
+      continue;
+    }
+    std::memcpy(u.name.data(), in->units[i].name, gpuwcet::kUnitNameSize);
+    u.name[gpuwcet::kUnitNameSize - 1] = '\0';
+    u.initiation = in->units[i].initiation;
+    u.latency = in->units[i].latency;
+    u.resource = in->units[i].resource;
+    u.flags = in->units[i].flags;
   }
+  out.dispatch_delay = 0;
+  out.launch_delay = 0;
+  out.exit_issues = false;
   if (in->latency_from_issue > 1) return Status::invalid_argument;
   // A zeroed struct describes the paper's model: 0 reads as 1.
   out.issue_interval = in->issue_interval == 0 ? 1u : in->issue_interval;
