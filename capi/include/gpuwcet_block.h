@@ -67,8 +67,8 @@ typedef struct gpuwcet_hardware_desc {
   uint32_t issue_interval;     /* 0..2^20: cycles between two issues of one warp */
   uint32_t branch_delay;       /* <= 2^20: further cycles before issuing after a branch */
   uint32_t result_delay;       /* <= 2^20: cycles added to every result */
-  uint32_t latency_from_issue; /* 0: result at issue + initiation + latency;
-                                  1: at issue + max(latency, initiation) */
+  uint32_t latency_from_issue; /* 0: result at dispatch + initiation + latency;
+                                  1: at dispatch + max(latency, initiation) */
   uint32_t barrier_delay;      /* <= 2^20: cycles from the last drain to a barrier's release */
   uint32_t dispatch_delay;     /* <= 2^20: cycles from an issue to the earliest dispatch */
   uint32_t launch_delay;       /* <= 2^20: cycles before a warp's first issue */
@@ -110,7 +110,8 @@ typedef struct gpuwcet_instruction {
   uint8_t dst_count;  /* <= GPUWCET_MAX_DESTINATIONS */
   uint8_t src_count;  /* <= GPUWCET_MAX_SOURCES */
   uint8_t extra_cycles; /* cycles this instance holds its unit beyond the unit's initiation,
-                           delaying its result as much (further transactions of an
+                           delaying its result as much unless the unit has
+                           GPUWCET_UNIT_EXTRA_HOLDS_ONLY (further transactions of an
                            uncoalesced access, shared-memory bank conflicts); 0 if none */
   uint16_t dst[GPUWCET_MAX_DESTINATIONS];
   uint16_t src[GPUWCET_MAX_SOURCES];

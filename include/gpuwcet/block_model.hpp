@@ -114,9 +114,9 @@ struct Instruction {
   std::uint8_t dst_count = 0;
   std::uint8_t src_count = 0;
   // Cycles this instance keeps its unit busy beyond the unit's initiation
-  // interval, and delays its result by as much: the further transactions of
-  // an uncoalesced memory access, the further passes of a shared-memory bank
-  // conflict (the load/store unit serves one per cycle).
+  // interval, and delays its result by as much (unless the unit has
+  // kUnitExtraHoldsOnly): the further transactions of an uncoalesced memory
+  // access, the further passes of a shared-memory bank conflict.
   std::uint8_t extra_cycles = 0;
   std::array<std::uint16_t, kMaxDestinations> dst{};
   std::array<std::uint16_t, kMaxSources> src{};

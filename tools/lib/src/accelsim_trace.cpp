@@ -208,12 +208,13 @@ class Reader {
     return *v;
   }
 
-  // Lane addresses of a memory instruction: mode 0 lists them (hex), mode 1
-  // gives base and stride, mode 2 a base then signed deltas (docs of
-  // ../shared/data and docs/trace-formats.md).
+  // Lane addresses of a memory instruction from the `fields` tokens at `at`:
+  // mode 0 lists them (hex), mode 1 gives base and stride for the `lanes`
+  // active lanes, mode 2 a base then signed deltas (docs of ../shared/data
+  // and docs/trace-formats.md).
   std::vector<std::uint64_t> decode_addresses(const std::vector<std::string_view>& t,
-                                              std::size_t at, std::size_t fields) {
-    const std::uint64_t mode = number(t, at - 1, 2, "address mode");
+                                              std::size_t at, std::uint64_t mode,
+                                              std::size_t fields, std::size_t lanes) {
     auto hex = [&](std::size_t k) {
       std::string_view v = t[k];
       if (starts_with(v, "0x") || starts_with(v, "0X")) v.remove_prefix(2);
@@ -235,7 +236,7 @@ class Reader {
     } else if (mode == 1) {
       const std::uint64_t base = hex(at);
       const std::uint64_t stride = delta(at + 1);
-      for (std::size_t k = 0; k < active_lanes_; ++k) out.push_back(base + k * stride);
+      for (std::size_t k = 0; k < lanes; ++k) out.push_back(base + k * stride);
     } else {
       std::uint64_t a = hex(at);
       out.push_back(a);
@@ -295,11 +296,11 @@ class Reader {
     i += src_num;
     const std::uint64_t width = number(t, i++, 1u << 16, "memory width");
     std::size_t addresses = 0;
+    std::uint64_t mode = 0;
+    const std::size_t lanes = std::bitset<32>(mask).count();
     if (width > 0) {
-      const std::uint64_t mode = number(t, i++, 2, "address mode");
-      const std::size_t lanes = std::bitset<32>(mask).count();
+      mode = number(t, i++, 2, "address mode");
       addresses = mode == 0 ? lanes : mode == 1 ? 2 : std::max<std::size_t>(lanes, 1);
-      active_lanes_ = lanes;
     }
     // Addresses, then at most one immediate (tracer version 5 writes one).
     if (t.size() < i + addresses || t.size() > i + addresses + 1) {
@@ -314,7 +315,8 @@ class Reader {
     if (width > 0 && addresses > 0) {
       // The lanes' addresses give the access's transactions / bank passes
       // exactly (lane_values.hpp).
-      const std::vector<std::uint64_t> lane_addresses = decode_addresses(t, i, addresses);
+      const std::vector<std::uint64_t> lane_addresses =
+          decode_addresses(t, i, mode, addresses, lanes);
       const AccessCost cost = cost_of_addresses(sass_memory_space(opcode), lane_addresses,
                                                 static_cast<std::uint32_t>(width));
       ins.extra_cycles = extra_cycles_for(config_, unit, cost.passes);
@@ -338,8 +340,7 @@ class Reader {
   std::uint64_t count_ = 0;
   std::size_t warp_line_ = 0;
   std::set<std::uint64_t> warp_ids_;
-  std::uint64_t last_pc_ = 0;       // of the warp being read
-  std::size_t active_lanes_ = 0;    // of the instruction being read
+  std::uint64_t last_pc_ = 0;  // of the warp being read
 };
 
 }  // namespace

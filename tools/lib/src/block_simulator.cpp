@@ -232,7 +232,7 @@ std::vector<Phase> simulated_phases(const HardwareDescription& hw,
       exec_start = t;
     }
     busy_end = std::max(busy_end, dispatch[i] + occupancy(fu, ins));
-    drain = std::max({drain, busy_end, completion_cycle(hw, fu, ins, dispatch[i])});
+    drain = std::max(drain, completion_cycle(hw, fu, ins, dispatch[i]));
     if (ins.kind == OpKind::exit) break;
   }
   add(PhaseKind::execution, exec_start, busy_end, section);

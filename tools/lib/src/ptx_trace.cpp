@@ -19,18 +19,12 @@ namespace {
 // GPGPU-Sim numbers PTX instructions 8 bytes apart.
 constexpr std::uint64_t kPtxInstructionBytes = 8;
 
-// ld/ldu/atom without a state space: a generic address.
+// A load (ld/ldu/atom) without a state space: a generic address.
 bool generic_access(std::string_view opcode) {
-  const std::string_view base = opcode.substr(0, opcode.find('.'));
-  if (base != "ld" && base != "ldu" && base != "atom") return false;
-  static constexpr std::string_view kSpaces[] = {".global", ".shared", ".local", ".param",
-                                                 ".const", ".tex"};
-  for (std::string_view sp : kSpaces) {
-    const std::size_t at = opcode.find(sp);
-    if (at != std::string_view::npos &&
-        (at + sp.size() == opcode.size() || opcode[at + sp.size()] == '.')) {
-      return false;
-    }
+  static constexpr std::string_view kSpaces[] = {"global", "shared", "local", "param",
+                                                 "const",  "tex"};
+  for (std::string_view space : kSpaces) {
+    if (has_component(opcode, space)) return false;
   }
   return true;
 }
