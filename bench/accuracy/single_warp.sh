@@ -1,11 +1,27 @@
 #!/usr/bin/env bash
 # Single-warp bound of every GPGPU-Sim PTX trace of ../shared/data against the
 # cycles GPGPU-Sim observed (docs/multiphase.md, "Single-warp accuracy"), as a
-# Markdown table. Usage: bench/accuracy/single_warp.sh [path/to/gpuwcet]
+# Markdown table and the mean overestimation (over all traces, and without
+# bfs's Kernel, whose addresses are data).
+# Usage: bench/accuracy/single_warp.sh [--hw FILE] [--no-block-dim] [path/to/gpuwcet]
+#   --hw FILE        a hardware file instead of the gpgpusim.config next to each
+#                    trace (the model variants of docs/multiphase.md)
+#   --no-block-dim   read the traces without their launch shapes
 # Each trace is read with the gpgpusim.config next to it and the launch shape
 # of its Rodinia kernel (the table of tests/tools/test_real_traces.cpp).
+# Needs python3 (for the JSON).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+hw_args=()
+use_shape=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --hw) hw_args=(--hw "$2"); shift 2 ;;
+    --no-block-dim) use_shape=0; shift ;;
+    *) break ;;
+  esac
+done
+command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
 gpuwcet=${1:-$root/build/host/tools/gpuwcet}
 data=$root/../shared/data/gpgpusim-ptx-traces
 [ -d "$data" ] || { echo "no $data" >&2; exit 1; }
@@ -28,9 +44,11 @@ shape_of() {
 }
 echo "| benchmark | kernel trace | instructions | block dim | observed | bound | over |"
 echo "|---|---|---|---|---|---|---|"
-for f in "$data"/*/*.trace; do
+rows=$(for f in "$data"/*/*.trace; do
   shape=$(shape_of "$f")
-  "$gpuwcet" block-wcet "$f" --block-dim "$shape" --json | python3 -c '
+  shape_args=(--block-dim "$shape")
+  [ "$use_shape" = 1 ] || { shape_args=(); shape=unknown; }
+  "$gpuwcet" block-wcet "$f" "${hw_args[@]}" "${shape_args[@]}" --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 o, b = d["observed_cycles"], d["bound"]
@@ -38,5 +56,15 @@ n = sum(1 for line in open(sys.argv[1]) if line.startswith("warp"))
 bench = sys.argv[1].split("/")[-2].split("-")[0]
 name = sys.argv[1].split("/")[-1][:36]
 print(f"| {bench} | {name} | {n} | {sys.argv[2]} | {o} | {b} | {100 * (b - o) / o:+.1f}% |")
-' "$f" "$shape"
-done
+' "$f" "$shape" || exit 1
+done)
+echo "$rows"
+echo
+echo "$rows" | python3 -c '
+import sys
+rows = [l.split("|") for l in sys.stdin if l.startswith("|")]
+over = [float(r[7].strip().rstrip("%")) for r in rows]
+rest = [float(r[7].strip().rstrip("%")) for r in rows if "_Z6KernelP4Node" not in r[2]]
+print(f"mean {sum(over) / len(over):+.1f}% over {len(over)} traces, "
+      f"{sum(rest) / len(rest):+.1f}% without bfs Kernel, lowest {min(over):+.1f}%")
+'
