@@ -89,6 +89,7 @@ class Reader {
   }
 
   TraceFile run(std::string_view content) {
+    content_bytes_ = content.size();
     LineCursor lines(content);
     std::string_view raw;
     while (lines.next(raw)) {
@@ -185,6 +186,12 @@ class Reader {
       fail_at(name_, line_, "'insts = k' must follow 'warp = n' directly");
     }
     expected_ = *n;
+    // The count sizes the warp's arrays once; an instruction line takes at
+    // least 12 bytes, so a false count cannot reserve more than the file holds.
+    const std::size_t fits = content_bytes_ / 12;
+    WarpTrace& w = out_.blocks.back().warps.back();
+    w.code.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*n, fits)));
+    w.lines.reserve(w.code.capacity());
   }
 
   void end_warp() {
@@ -263,7 +270,8 @@ class Reader {
     if (!in_warp_ || !expected_) {
       fail_at(name_, line_, "instruction line before 'warp = n' and 'insts = k'");
     }
-    const std::vector<std::string_view> t = split_ws(line);
+    split_ws(line, fields_);
+    const std::vector<std::string_view>& t = fields_;
     std::size_t i = lineinfo_ ? 1 : 0;
     const std::uint64_t pc = number(t, i++, ~std::uint64_t{0}, "PC", 16);
     const std::uint64_t mask = number(t, i++, 0xFFFFFFFFu, "active mask", 16);
@@ -284,7 +292,7 @@ class Reader {
       if (reg->space != "R") continue;
       const std::uint64_t extra = extra_result_registers(opcode);
       for (std::uint64_t e = 1; e <= extra && reg->number + e < 255; ++e) {
-        if (ops.dst.size() >= kMaxDestinations) break;
+        if (ops.dst_count() >= kMaxDestinations) break;
         ops.add_dst(registers_.id("R", reg->number + e, name_, line_));
       }
     }
@@ -331,6 +339,8 @@ class Reader {
   const HardwareConfig& config_;
   OpcodeResolver resolver_;
   RegisterMap registers_;
+  std::vector<std::string_view> fields_;  // of the current line, storage reused
+  std::size_t content_bytes_ = 0;
   TraceFile out_;
   std::size_t line_ = 0;
   bool lineinfo_ = false;

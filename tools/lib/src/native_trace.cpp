@@ -28,6 +28,25 @@ bool register_name(std::string_view t) {
   return true;
 }
 
+// The first word of a trimmed line.
+std::string_view first_word(std::string_view text) {
+  return text.substr(0, text.find_first_of(" \t"));
+}
+
+// Lines from `pos` up to the next kernel/block/warp line: at least the
+// instructions of the warp that starts there, to size its arrays once.
+std::size_t lines_of_warp(std::string_view content, std::size_t pos) {
+  LineCursor lines(content.substr(pos));
+  std::string_view raw;
+  std::size_t n = 0;
+  while (lines.next(raw)) {
+    const std::string_view w = first_word(trim(raw));
+    if (w == "warp" || w == "block" || w == "kernel") break;
+    ++n;
+  }
+  return n;
+}
+
 }  // namespace
 
 TraceFile read_native_trace(const std::string& name, std::string_view content,
@@ -67,18 +86,20 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
     if (hash != std::string_view::npos) text = text.substr(0, hash);
     text = trim(text);
     if (text.empty()) continue;
-    const std::vector<std::string_view> words = split_ws(text);
-    if (words[0] == "kernel") {
+    const std::string_view word0 = first_word(text);
+    if (word0 == "kernel") {
       if (have_kernel) fail_at(name, line, "kernel named twice");
       if (!out.blocks.empty()) fail_at(name, line, "'kernel' must come before the first block");
+      const std::vector<std::string_view> words = split_ws(text);
       if (words.size() != 2) fail_at(name, line, "expected 'kernel <name>'");
       out.kernel = std::string(words[1]);
       have_kernel = true;
-    } else if (words[0] == "block") {
+    } else if (word0 == "block") {
       const std::string_view label = trim(text.substr(5));
       open_block(label.empty() ? fmt::format("block {}", out.blocks.size()) : fmt::format("block {}", label),
                  line);
-    } else if (words[0] == "warp") {
+    } else if (word0 == "warp") {
+      const std::vector<std::string_view> words = split_ws(text);
       const auto n = words.size() == 2 ? parse_uint(words[1], 0xFFFFFFFFu) : std::nullopt;
       if (!n) fail_at(name, line, "expected 'warp <n>' with n a warp number");
       if (out.blocks.empty()) open_block("block 0", line);
@@ -87,6 +108,9 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       }
       WarpTrace w;
       w.warp_id = static_cast<std::uint32_t>(*n);
+      const std::size_t capacity = lines_of_warp(content, lines.position());
+      w.code.reserve(capacity);
+      w.lines.reserve(capacity);
       out.blocks.back().warps.push_back(std::move(w));
     } else {
       if (out.blocks.empty() || out.blocks.back().warps.empty()) {
@@ -110,17 +134,16 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       }
       std::string_view rest = op_end == std::string_view::npos ? std::string_view{} : text.substr(op_end);
       const std::size_t comma = rest.find(',');
-      std::string src_part = comma == std::string_view::npos ? std::string() : std::string(rest.substr(comma + 1));
+      const std::string_view src_part =
+          comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
       const std::string_view dst_part = comma == std::string_view::npos ? rest : rest.substr(0, comma);
-      for (char& c : src_part) {
-        if (c == ',') c = ' ';
-      }
       OperandSet ops;
-      for (std::string_view r : split_ws(dst_part)) {
+      std::string_view r;
+      for (WordCursor dsts(dst_part); dsts.next(r);) {
         if (!register_name(r)) fail_at(name, line, fmt::format("'{}' is not a register name", r));
         ops.add_dst(registers.id(r, name, line));
       }
-      for (std::string_view r : split_ws(src_part)) {
+      for (WordCursor srcs(src_part, " \t\r,"); srcs.next(r);) {
         if (!register_name(r)) fail_at(name, line, fmt::format("'{}' is not a register name", r));
         ops.add_src(registers.id(r, name, line));
       }

@@ -156,7 +156,8 @@ class Reader {
 
   void instruction(std::string_view line) {
     // "warp N :"
-    const std::vector<std::string_view> head = split_ws(line.substr(0, std::min<std::size_t>(line.size(), 64)));
+    split_ws(line.substr(0, std::min<std::size_t>(line.size(), 64)), head_);
+    const std::vector<std::string_view>& head = head_;
     if (head.size() < 2 || head[0] != "warp") {
       fail_at(name_, line_, fmt::format("expected 'warp n : PC=0x... instruction;', got '{}'", line));
     }
@@ -249,6 +250,7 @@ class Reader {
   std::vector<LaneValueAnalysis> lanes_;  // per warp, as index_ numbers them
   std::vector<std::uint64_t> last_pc_;     // per warp: address of its last instruction
   RegisterMap registers_;
+  std::vector<std::string_view> head_;  // words opening the current line, storage reused
   TraceFile out_;
   std::size_t line_ = 0;
   std::map<std::uint64_t, std::size_t> index_;  // warp number -> index in the block

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -40,15 +39,29 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+bool WordCursor::next(std::string_view& word) {
+  const std::size_t start = text_.find_first_not_of(separators_, pos_);
+  if (start == std::string_view::npos) {
+    pos_ = text_.size();
+    return false;
+  }
+  std::size_t end = text_.find_first_of(separators_, start);
+  if (end == std::string_view::npos) end = text_.size();
+  word = text_.substr(start, end - start);
+  pos_ = end;
+  return true;
+}
+
+void split_ws(std::string_view s, std::vector<std::string_view>& out) {
+  out.clear();
+  WordCursor words(s);
+  std::string_view w;
+  while (words.next(w)) out.push_back(w);
+}
+
 std::vector<std::string_view> split_ws(std::string_view s) {
   std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
-    const std::size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
+  split_ws(s, out);
   return out;
 }
 
@@ -66,11 +79,17 @@ std::optional<std::uint64_t> parse_uint(std::string_view s, std::uint64_t max, i
 
 std::uint16_t RegisterMap::id(const std::string& space, std::uint64_t number,
                               const std::string& file, std::size_t line) {
-  return id(space + std::to_string(number), file, line);
+  char digits[24];
+  const auto end = std::to_chars(std::begin(digits), std::end(digits), number).ptr;
+  std::string name;
+  name.reserve(space.size() + static_cast<std::size_t>(end - digits));
+  name.append(space).append(digits, end);
+  return id(std::string_view(name), file, line);
 }
 
 std::uint16_t RegisterMap::id(std::string_view name, const std::string& file, std::size_t line) {
-  const auto it = names_.find(name);
+  key_.assign(name.data(), name.size());
+  const auto it = names_.find(key_);
   if (it != names_.end()) return it->second;
   // Register ids are 16-bit in the model; the core sizes its scoreboard by
   // the count, so a trace with more distinct registers is refused.
@@ -79,22 +98,26 @@ std::uint16_t RegisterMap::id(std::string_view name, const std::string& file, st
                                     std::numeric_limits<std::uint16_t>::max()));
   }
   const auto id = static_cast<std::uint16_t>(names_.size());
-  names_.emplace(std::string(name), id);
+  names_.emplace(key_, id);
   return id;
 }
 
-void OperandSet::add_dst(std::uint16_t r) {
-  if (std::find(dst.begin(), dst.end(), r) == dst.end()) dst.push_back(r);
-}
-
-void OperandSet::add_src(std::uint16_t r) {
-  if (std::find(src.begin(), src.end(), r) == src.end()) src.push_back(r);
+void OperandSet::add(std::array<std::uint16_t, kCapacity>& regs, std::size_t& count,
+                     std::uint16_t r) {
+  const std::size_t stored = std::min(count, kCapacity);
+  if (std::find(regs.begin(), regs.begin() + static_cast<std::ptrdiff_t>(stored), r) !=
+      regs.begin() + static_cast<std::ptrdiff_t>(stored)) {
+    return;
+  }
+  if (count < kCapacity) regs[count] = r;
+  ++count;
 }
 
 std::pair<std::uint16_t, OpKind> OpcodeResolver::resolve(std::string_view opcode,
                                                          const std::string& file,
                                                          std::size_t line) {
-  if (const auto it = cache_.find(opcode); it != cache_.end()) return it->second;
+  key_.assign(opcode.data(), opcode.size());
+  if (const auto it = cache_.find(key_); it != cache_.end()) return it->second;
   const std::string key(opcode);
 
   std::optional<OpcodeClass> cls;
@@ -140,21 +163,21 @@ std::pair<std::uint16_t, OpKind> OpcodeResolver::resolve(std::string_view opcode
 
 Instruction make_instruction(std::uint16_t unit, OpKind kind, const OperandSet& ops,
                              const std::string& file, std::size_t line) {
-  if (ops.dst.size() > kMaxDestinations) {
-    fail_at(file, line, fmt::format("{} destination registers (at most {})", ops.dst.size(),
+  if (ops.dst_count() > kMaxDestinations) {
+    fail_at(file, line, fmt::format("{} destination registers (at most {})", ops.dst_count(),
                                     kMaxDestinations));
   }
-  if (ops.src.size() > kMaxSources) {
+  if (ops.src_count() > kMaxSources) {
     fail_at(file, line,
-            fmt::format("{} source registers (at most {})", ops.src.size(), kMaxSources));
+            fmt::format("{} source registers (at most {})", ops.src_count(), kMaxSources));
   }
   Instruction ins;
   ins.unit = unit;
   ins.kind = kind;
-  ins.dst_count = static_cast<std::uint8_t>(ops.dst.size());
-  ins.src_count = static_cast<std::uint8_t>(ops.src.size());
-  std::copy(ops.dst.begin(), ops.dst.end(), ins.dst.begin());
-  std::copy(ops.src.begin(), ops.src.end(), ins.src.begin());
+  ins.dst_count = static_cast<std::uint8_t>(ops.dst_count());
+  ins.src_count = static_cast<std::uint8_t>(ops.src_count());
+  for (std::size_t k = 0; k < ops.dst_count(); ++k) ins.dst[k] = ops.dst(k);
+  for (std::size_t k = 0; k < ops.src_count(); ++k) ins.src[k] = ops.src(k);
   return ins;
 }
 
@@ -208,10 +231,23 @@ std::string read_whole_file(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ToolError(fmt::format("{}: cannot open the file", path));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // One read into a string of the file's size (traces run to gigabytes: no
+  // growing buffer, no second copy), then whatever follows: a file that grew
+  // meanwhile, or a pipe, whose size is unknown.
+  std::string text;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > 0 && size < std::numeric_limits<std::size_t>::max()) {
+    text.resize(static_cast<std::size_t>(size));
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  char chunk[1 << 16];
+  while (in) {
+    in.read(chunk, sizeof chunk);
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) throw ToolError(fmt::format("{}: read error", path));
-  return text.str();
+  return text;
 }
 
 }  // namespace gpuwcet::tools::detail

@@ -3,6 +3,7 @@
 // the opcode-to-unit resolver, and the end-of-warp rules.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -30,6 +31,8 @@ class LineCursor {
   // Next line without its end-of-line characters; false at the end.
   bool next(std::string_view& line);
   std::size_t line_number() const { return line_; }
+  // Offset of the next line in the text.
+  std::size_t position() const { return pos_; }
 
  private:
   std::string_view text_;
@@ -40,6 +43,24 @@ class LineCursor {
 std::string_view trim(std::string_view s);
 // Splits at runs of spaces and tabs.
 std::vector<std::string_view> split_ws(std::string_view s);
+// The same into `out` (cleared first), reusing its storage: the per-line form
+// of readers of multi-million-line traces.
+void split_ws(std::string_view s, std::vector<std::string_view>& out);
+
+// The words of a text one at a time, separated by runs of `separators`
+// (spaces, tabs and CRs unless told); allocates nothing.
+class WordCursor {
+ public:
+  explicit WordCursor(std::string_view text, std::string_view separators = " \t\r")
+      : text_(text), separators_(separators) {}
+  // Next word; false when none is left.
+  bool next(std::string_view& word);
+
+ private:
+  std::string_view text_;
+  std::string_view separators_;
+  std::size_t pos_ = 0;
+};
 bool starts_with(std::string_view s, std::string_view prefix);
 // Whole-string unsigned decimal (or hex with base 16); nullopt when malformed
 // or above `max`.
@@ -55,17 +76,33 @@ class RegisterMap {
   std::size_t size() const { return names_.size(); }
 
  private:
-  // Transparent comparator: lookups by string_view allocate nothing (one
-  // lookup per operand of a multi-million-instruction trace).
-  std::map<std::string, std::uint16_t, std::less<>> names_;
+  // One lookup per operand of a multi-million-instruction trace: a hash map
+  // probed through a reused key buffer (register names fit the string's
+  // small buffer, so a lookup allocates nothing).
+  std::unordered_map<std::string, std::uint16_t> names_;
+  std::string key_;
 };
 
-// Register lists with the model's limits; repeated registers count once.
-struct OperandSet {
-  std::vector<std::uint16_t> dst;
-  std::vector<std::uint16_t> src;
-  void add_dst(std::uint16_t r);
-  void add_src(std::uint16_t r);
+// Register lists of one instruction line; repeated registers count once.
+// Fixed storage (no allocation per line) of more registers than the model
+// takes, so make_instruction can say how many a refused line names; past
+// that capacity registers are counted, not stored.
+class OperandSet {
+ public:
+  static constexpr std::size_t kCapacity = 64;
+  void add_dst(std::uint16_t r) { add(dst_, dst_count_, r); }
+  void add_src(std::uint16_t r) { add(src_, src_count_, r); }
+  std::size_t dst_count() const { return dst_count_; }
+  std::size_t src_count() const { return src_count_; }
+  std::uint16_t dst(std::size_t k) const { return dst_[k]; }
+  std::uint16_t src(std::size_t k) const { return src_[k]; }
+
+ private:
+  static void add(std::array<std::uint16_t, kCapacity>& regs, std::size_t& count, std::uint16_t r);
+  std::array<std::uint16_t, kCapacity> dst_;
+  std::array<std::uint16_t, kCapacity> src_;
+  std::size_t dst_count_ = 0;
+  std::size_t src_count_ = 0;
 };
 
 // Maps opcodes to (unit index, kind): the hardware's rules first (longest
@@ -86,7 +123,8 @@ class OpcodeResolver {
   const HardwareConfig& config_;
   Builtin builtin_;
   bool unit_names_;
-  std::map<std::string, std::pair<std::uint16_t, OpKind>, std::less<>> cache_;
+  std::unordered_map<std::string, std::pair<std::uint16_t, OpKind>> cache_;
+  std::string key_;  // reused lookup key (resolve runs once per instruction line)
 };
 
 // Builds an instruction; throws "file:line: ..." when the operand counts
