@@ -82,6 +82,14 @@ TEST(ReadersErrors, Native) {
   trace_error("warp 0\nfp_add r1 r2 r3 r4 r5 , r6\n", n, "t.in:2: ", "destination registers");
   trace_error("warp zero\n", n, "t.in:1: ", "warp");
   trace_error("block 0\nblock 1\nwarp 0\nexit\n", n, "t.in:1: ", "block without warps");
+  // A warp line that ends the text without its newline (found by fuzzing:
+  // sizing the warp's arrays read past the end).
+  trace_error("warp 0\nexit\nwarp 1", n, "t.in:3: ", "warp 1 has no instructions");
+  trace_error("warp 0\nfp_add r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15 r16 r17 r18 r19 "
+              "r20 r21 r22 r23 r24 r25 r26 r27 r28 r29 r30 r31 r32 r33 r34 r35 r36 r37 r38 r39 "
+              "r40 r41 r42 r43 r44 r45 r46 r47 r48 r49 r50 r51 r52 r53 r54 r55 r56 r57 r58 r59 "
+              "r60 r61 r62 r63 r64 r65 r66 r1 , r2\n",
+              n, "t.in:2: ", "66 destination registers");
 }
 
 TEST(ReadersErrors, HardwareFiles) {

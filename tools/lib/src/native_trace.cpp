@@ -36,6 +36,8 @@ std::string_view first_word(std::string_view text) {
 // Lines from `pos` up to the next kernel/block/warp line: at least the
 // instructions of the warp that starts there, to size its arrays once.
 std::size_t lines_of_warp(std::string_view content, std::size_t pos) {
+  // A last line without its newline leaves the cursor one past the end.
+  if (pos >= content.size()) return 0;
   LineCursor lines(content.substr(pos));
   std::string_view raw;
   std::size_t n = 0;
