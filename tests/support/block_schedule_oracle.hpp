@@ -17,7 +17,8 @@
 // (or, with latency_from_issue, d + max(latency, initiation)) plus
 // result_delay plus extra (unless the unit's extra cycles only hold it); a
 // warp issues again issue_interval cycles later (plus branch_delay after a
-// branch). A barrier waits until every warp reached it and drained; exit ends
+// branch). A barrier waits until every warp reached it and drained (or, with
+// barriers_drain false, until every warp reached it); exit ends
 // a warp once drained (after issuing like a compute instruction when
 // exit_issues).
 #pragma once
@@ -34,9 +35,11 @@ namespace gpuwcet::testing {
 
 class BlockScheduleOracle {
  public:
+  // `barriers_drain` false: a warp reaches a barrier as soon as it is free to
+  // issue, with its results still pending (GPGPU-Sim's bar.sync).
   BlockScheduleOracle(const HardwareDescription& hw, std::vector<std::vector<Instruction>> warps,
-                      std::size_t registers)
-      : hw_(hw), warps_(std::move(warps)), registers_(registers) {
+                      std::size_t registers, bool barriers_drain = true)
+      : hw_(hw), warps_(std::move(warps)), registers_(registers), barriers_drain_(barriers_drain) {
     for (auto& w : warps_) {
       // Cut each warp at its exit; a missing exit is implied.
       auto it = std::find_if(w.begin(), w.end(),
@@ -156,7 +159,9 @@ class BlockScheduleOracle {
       if (all_blocked) {
         std::uint64_t release = s.t;
         for (std::size_t k = 0; k < s.w.size(); ++k) {
-          if (!at_end(s, k)) release = std::max({release, s.w[k].drain, s.w[k].earliest});
+          if (at_end(s, k)) continue;
+          release = std::max(release, s.w[k].earliest);
+          if (barriers_drain_) release = std::max(release, s.w[k].drain);
         }
         release += hw_.barrier_delay;
         for (std::size_t k = 0; k < s.w.size(); ++k) {
@@ -224,6 +229,7 @@ class BlockScheduleOracle {
   HardwareDescription hw_;
   std::vector<std::vector<Instruction>> warps_;
   std::size_t registers_;
+  bool barriers_drain_;
   std::uint64_t nodes_ = 0;
   std::uint64_t max_nodes_ = 0;
 };

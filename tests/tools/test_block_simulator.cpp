@@ -239,6 +239,63 @@ TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
   RecordProperty("exact_at_safe", exact_at_safe);
 }
 
+// Barriers that do not drain (GPGPU-Sim's bar.sync: a warp passes with its
+// results pending): the analysis' sections assume drained barriers, and its
+// safe bound still covers this machine (docs/multiphase.md, "Barriers that do
+// not drain"). The lower bound is for draining barriers only, so it is not
+// checked here. Simulated policies on random blocks, then every schedule of
+// tiny blocks (oracle, same switch).
+TEST(BlockSimulator, SafeBoundCoversBarriersThatDoNotDrain) {
+  std::mt19937_64 rng(2026);
+  int faster = 0;  // blocks the non-draining machine finished earlier
+  for (int n = 0; n < 1500; ++n) {
+    const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
+    BlockGeneratorOptions o;
+    o.warps = 1 + rng() % 32;
+    o.instructions = 1 + rng() % 24;
+    o.barriers = 1 + rng() % 3;
+    o.registers = kRegisters;
+    o.same_code = rng() % 2 == 0;
+    o.dependency = static_cast<double>(rng() % 10) / 10.0;
+    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 40);
+    const auto block = with_branches(generate_block(hw, o, rng));
+    const BlockBound b = bound(hw, block);
+    for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
+                                   SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
+      BlockSimulationOptions so;
+      so.policy = policy;
+      so.seed = rng();
+      so.record_trace = false;
+      const std::uint64_t drained = simulate_block(hw, block, kRegisters, so).cycles;
+      so.barriers_drain = false;
+      const std::uint64_t passing = simulate_block(hw, block, kRegisters, so).cycles;
+      ASSERT_LE(passing, b.safe_upper_bound) << n << " policy " << static_cast<int>(policy);
+      if (passing < drained) ++faster;
+    }
+  }
+  EXPECT_GT(faster, 0);  // the switch changes the machine
+  for (int n = 0; n < 300; ++n) {
+    const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 60));
+    BlockGeneratorOptions o;
+    o.warps = 2 + rng() % 2;
+    o.instructions = 2 + rng() % (o.warps == 2 ? 6 : 3);
+    o.barriers = 1;
+    o.registers = 8;
+    o.same_code = rng() % 2 == 0;
+    o.dependency = static_cast<double>(rng() % 10) / 10.0;
+    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 6);
+    const auto block = with_branches(generate_block(hw, o, rng));
+    gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters, false);
+    const std::uint64_t worst = oracle.worst_case();
+    ASSERT_FALSE(oracle.truncated()) << n;
+    ASSERT_LE(worst, bound(hw, block).safe_upper_bound) << n;
+    BlockSimulationOptions so;
+    so.barriers_drain = false;
+    so.record_trace = false;
+    ASSERT_LE(simulate_block(hw, block, kRegisters, so).cycles, worst) << n;
+  }
+}
+
 // The oracle's machine is the simulator's: with one warp there is one schedule.
 TEST(BlockSimulator, OracleAgreesWithSimulatorOnOneWarp) {
   std::mt19937_64 rng(32);

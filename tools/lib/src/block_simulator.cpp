@@ -104,11 +104,14 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     }
     if (all_done) break;
     if (all_waiting) {
-      // Every live warp is at the barrier: release once the last one drained.
-      // A warp is there once drained and free to issue again.
+      // Every live warp is at the barrier: release once the last one got
+      // there. A warp is there once free to issue again (and drained, when
+      // barriers drain).
       std::uint64_t release = t;
       for (const WarpState& s : st) {
-        if (!s.done) release = std::max({release, s.drain, s.next_issue});
+        if (s.done) continue;
+        release = std::max(release, s.next_issue);
+        if (options.barriers_drain) release = std::max(release, s.drain);
       }
       release += hw.barrier_delay;
       sim.releases.push_back(release);

@@ -35,6 +35,12 @@ struct BlockSimulationOptions {
   SchedulerPolicy policy = SchedulerPolicy::greedy_then_oldest;
   std::uint64_t seed = 1;     // for SchedulerPolicy::random
   bool record_trace = true;
+  // false: a warp reaches a barrier as soon as it is free to issue, its
+  // results still pending, and the block is released barrier_delay cycles
+  // after the last arrival (GPGPU-Sim's bar.sync). The analysis assumes
+  // draining barriers; its safe bound also holds for this machine
+  // (docs/multiphase.md, "Barriers that do not drain").
+  bool barriers_drain = true;
 };
 
 struct BlockSimulation {
