@@ -121,15 +121,17 @@ struct HardwarePreset {
 // - the first issue comes two cycles after the launch and the kernel's cycle
 //   count ends one cycle after the last write-back (launch delay 3);
 // - exit is an ALU instruction on the INT unit.
-// A barrier in GPGPU-Sim does not wait for the warps' writes; the model does
-// (each barrier section starts drained, which the block bound needs), which
-// can only lengthen a single warp's time.
+// - a barrier costs two cycles after the warp is free to issue (the least
+//   delay that keeps every traced warp at or above GPGPU-Sim's time when the
+//   warp passes barriers with its results pending, as GPGPU-Sim's bar.sync
+//   lets it: docs/multiphase.md; the block bound drains at barriers, which
+//   is safe for both machines).
 struct GpgpuSimPipeline {
   static constexpr std::uint32_t issue_interval = 1;
   static constexpr std::uint32_t branch_delay = 1;
   static constexpr std::uint32_t result_delay = 2;
   static constexpr bool latency_from_issue = true;
-  static constexpr std::uint32_t barrier_delay = 0;
+  static constexpr std::uint32_t barrier_delay = 2;
   static constexpr std::uint32_t dispatch_delay = 2;
   static constexpr std::uint32_t launch_delay = 3;
   static constexpr bool exit_issues = true;

@@ -80,4 +80,17 @@ std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
                                   gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
                                   ProfileResult& result) noexcept;
 
+// Cycles from the warp's start to its last result written when it runs
+// alone: the exact time of a block of this one warp. With `barriers_drain`
+// this is profile_warp's total_cycles; without, each barrier lets the warp
+// pass barrier_delay cycles after it is free to issue, with its results
+// pending (GPGPU-Sim's bar.sync; docs/multiphase.md, "Barriers that do not
+// drain"). The block bounds of block_bound.hpp assume draining barriers and
+// are safe for both machines. Same arena and errors as profile_warp; `cycles`
+// is set only on success.
+[[nodiscard]] Status warp_alone_cycles(const HardwareDescription& hw,
+                                       gsl::span<const Instruction> instructions,
+                                       std::size_t register_count, gsl::span<std::byte> arena,
+                                       bool barriers_drain, std::uint64_t& cycles) noexcept;
+
 }  // namespace gpuwcet

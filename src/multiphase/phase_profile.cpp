@@ -71,12 +71,18 @@ std::size_t profile_arena_bytes(std::size_t register_count) noexcept {
   return register_count * sizeof(std::uint64_t) + alignof(std::uint64_t) - 1;
 }
 
-Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
-                    std::size_t register_count, gsl::span<std::byte> arena,
-                    gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
-                    ProfileResult& result) noexcept {
-  if (const Status st = validate(hw); st != Status::ok) return st;
-  if (sections.empty()) return Status::buffer_too_small;
+namespace {
+
+// Algorithm 1 over one warp. `barriers_drain`: a barrier closes a section and
+// releases the warp once drained (the analysis' sections); otherwise the warp
+// passes it with its results pending, barrier_delay cycles after it is free to
+// issue, and everything is one section (a warp alone on a machine whose
+// barriers do not drain). Empty `phases` / `sections`: counted, not stored.
+// `hw` is valid (the callers check).
+Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
+                std::size_t register_count, gsl::span<std::byte> arena, bool barriers_drain,
+                gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
+                ProfileResult& result) noexcept {
   std::uint64_t* ready = ready_times(arena, register_count);
   if (ready == nullptr && register_count != 0) return Status::buffer_too_small;
   for (std::size_t r = 0; r < register_count; ++r) ready[r] = 0;
@@ -119,7 +125,7 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
     current.length = drain - section_start;
     if (section < max_sections) {
       sections[static_cast<std::ptrdiff_t>(section)] = current;
-    } else {
+    } else if (max_sections != 0) {
       sections_overflowed = true;
     }
     ++section;
@@ -131,6 +137,14 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
   for (const Instruction& ins : instructions) {
     ++consumed;
     if (ins.kind == OpKind::exit && !hw.exit_issues) break;
+    if (ins.kind == OpKind::barrier && !barriers_drain) {
+      // Alone, the warp is the last to arrive: released barrier_delay cycles
+      // after it is free to issue, its results still pending. It cannot end
+      // before the release.
+      next_issue += hw.barrier_delay;
+      if (next_issue > drain) drain = next_issue;
+      continue;
+    }
     if (ins.kind == OpKind::barrier) {
       // A warp is at the barrier once drained and free to issue again; the
       // block is released barrier_delay cycles after the last one got there:
@@ -202,6 +216,27 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
   result.instructions = consumed;
   if (sections_overflowed || writer.overflowed()) return Status::buffer_too_small;
   return Status::ok;
+}
+
+}  // namespace
+
+Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
+                    std::size_t register_count, gsl::span<std::byte> arena,
+                    gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
+                    ProfileResult& result) noexcept {
+  if (const Status st = validate(hw); st != Status::ok) return st;
+  if (sections.empty()) return Status::buffer_too_small;
+  return run_warp(hw, instructions, register_count, arena, true, phases, sections, result);
+}
+
+Status warp_alone_cycles(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
+                         std::size_t register_count, gsl::span<std::byte> arena,
+                         bool barriers_drain, std::uint64_t& cycles) noexcept {
+  if (const Status st = validate(hw); st != Status::ok) return st;
+  ProfileResult r{};
+  const Status st = run_warp(hw, instructions, register_count, arena, barriers_drain, {}, {}, r);
+  if (st == Status::ok) cycles = r.total_cycles;
+  return st;
 }
 
 }  // namespace gpuwcet

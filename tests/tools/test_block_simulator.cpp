@@ -296,6 +296,37 @@ TEST(BlockSimulator, SafeBoundCoversBarriersThatDoNotDrain) {
   }
 }
 
+// warp_alone_cycles is the one-warp block's schedule, barriers drained or
+// passed; passing is never slower, and draining gives profile_warp's total.
+TEST(BlockSimulator, WarpAloneCyclesIsTheOneWarpSchedule) {
+  std::mt19937_64 rng(33);
+  int passing_faster = 0;
+  for (int n = 0; n < 500; ++n) {
+    const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
+    BlockGeneratorOptions o;
+    o.warps = 1;
+    o.instructions = 1 + rng() % 40;
+    o.barriers = rng() % 4;
+    o.registers = kRegisters;
+    o.dependency = static_cast<double>(rng() % 10) / 10.0;
+    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 40);
+    const auto block = with_branches(generate_block(hw, o, rng));
+    std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
+    std::uint64_t drained = 0, passing = 0;
+    ASSERT_EQ(warp_alone_cycles(hw, block[0], kRegisters, arena, true, drained), Status::ok);
+    ASSERT_EQ(warp_alone_cycles(hw, block[0], kRegisters, arena, false, passing), Status::ok);
+    BlockSimulationOptions so;
+    so.record_trace = false;
+    EXPECT_EQ(simulate_block(hw, block, kRegisters, so).cycles, drained) << n;
+    so.barriers_drain = false;
+    EXPECT_EQ(simulate_block(hw, block, kRegisters, so).cycles, passing) << n;
+    EXPECT_LE(passing, drained) << n;
+    EXPECT_EQ(drained, bound(hw, block).safe_upper_bound) << n;
+    if (passing < drained) ++passing_faster;
+  }
+  EXPECT_GT(passing_faster, 0);
+}
+
 // The oracle's machine is the simulator's: with one warp there is one schedule.
 TEST(BlockSimulator, OracleAgreesWithSimulatorOnOneWarp) {
   std::mt19937_64 rng(32);

@@ -129,6 +129,7 @@ TEST(ReadersData, GpgpusimConfigsEqualTheOrinPreset) {
     EXPECT_EQ(file.hw.launch_delay, preset.hw.launch_delay);
     EXPECT_EQ(file.hw.exit_issues, preset.hw.exit_issues);
     EXPECT_EQ(file.cycles_per_8_transactions, preset.cycles_per_8_transactions);
+    EXPECT_EQ(file.barriers_drain, preset.barriers_drain);
     ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
     for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
       const FunctionalUnit& a = file.hw.units[i];

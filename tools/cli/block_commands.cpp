@@ -169,7 +169,8 @@ int run_phases(const BlockOptions& o) {
 int run_block_wcet(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
   const BlockAnalysis a =
-      analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks.size()));
+      analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks.size()),
+                           in.config.barriers_drain);
   const BlockBound& bb = a.bound;
   if (o.json) {
     nlohmann::json j = inputs_json(in);
@@ -289,6 +290,7 @@ int run_simulate(const BlockOptions& o) {
     so.policy = runs[r].policy;
     so.seed = runs[r].seed == 0 ? 1 : runs[r].seed;
     so.record_trace = !o.svg.empty();
+    so.barriers_drain = in.config.barriers_drain;
     BlockSimulation sim;
     try {
       sim = simulate_block(in.config.hw, warps, in.trace.register_count, so);

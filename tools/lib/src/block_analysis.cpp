@@ -33,7 +33,7 @@ WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
 }
 
 BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trace,
-                            std::size_t block_index) {
+                            std::size_t block_index, bool barriers_drain) {
   if (block_index >= trace.blocks.size()) {
     throw ToolError(fmt::format("{}: block {} does not exist (the trace has {})", trace.path,
                                 block_index, trace.blocks.size()));
@@ -72,6 +72,18 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
     }
     b.section_bounds.push_back(sb);
   }
+  if (warps == 1) {
+    // One warp, one schedule: its time alone is exact (equal to the sum of
+    // its sections when barriers drain, below it when they do not).
+    std::vector<std::byte> arena(profile_arena_bytes(trace.register_count) + 1);
+    std::uint64_t alone = 0;
+    st = warp_alone_cycles(hw, block.warps.front().code, trace.register_count, arena,
+                           barriers_drain, alone);
+    if (st != Status::ok) {
+      throw ToolError(fmt::format("{}: {}: {}", trace.path, block.label, status_message(st)));
+    }
+    b.bound.safe_upper_bound = b.bound.general_upper_bound = b.bound.lower_bound = alone;
+  }
   return b;
 }
 
@@ -89,12 +101,12 @@ BlockChoice parse_block_choice(const std::string& text, std::size_t block_count)
 }
 
 BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,
-                                   const BlockChoice& choice) {
+                                   const BlockChoice& choice, bool barriers_drain) {
   if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
-  if (!choice.worst) return analyse_block(hw, trace, choice.index);
-  BlockAnalysis worst = analyse_block(hw, trace, 0);
+  if (!choice.worst) return analyse_block(hw, trace, choice.index, barriers_drain);
+  BlockAnalysis worst = analyse_block(hw, trace, 0, barriers_drain);
   for (std::size_t i = 1; i < trace.blocks.size(); ++i) {
-    BlockAnalysis b = analyse_block(hw, trace, i);
+    BlockAnalysis b = analyse_block(hw, trace, i, barriers_drain);
     if (b.bound.safe_upper_bound > worst.bound.safe_upper_bound) worst = std::move(b);
   }
   return worst;

@@ -219,9 +219,15 @@ std::vector<Phase> simulated_phases(const HardwareDescription& hw,
     const Instruction& ins = instructions[i];
     if (ins.kind == OpKind::exit && !hw.exit_issues) break;
     if (ins.kind == OpKind::barrier) {
+      const std::uint64_t release = sim.releases.at(section);
+      if (release < drain) {
+        // Passed with results pending (barriers that do not drain): the
+        // phases run on into the next section.
+        ++section;
+        continue;
+      }
       add(PhaseKind::execution, exec_start, busy_end, section);
       add(PhaseKind::idle, busy_end, drain, section);
-      const std::uint64_t release = sim.releases.at(section);
       add(PhaseKind::idle, drain, release, section);  // waiting for the other warps
       ++section;
       exec_start = busy_end = drain = release;

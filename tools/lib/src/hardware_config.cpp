@@ -80,6 +80,7 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
   c.source = "preset " + name;
   c.memory_latency = memory_latency;
   c.cycles_per_8_transactions = kGpgpuSimCyclesPer8Transactions;
+  c.barriers_drain = false;  // GPGPU-Sim's bar.sync
   detail::add_alu_unit(c.hw, c.source);
   return c;
 }

@@ -115,16 +115,18 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
       hw.launch_delay = count(0);
     } else if (k == "cycles_per_8_transactions") {
       c.cycles_per_8_transactions = count(1);
-    } else if (k == "latency_from_issue" || k == "exit_issues") {
+    } else if (k == "latency_from_issue" || k == "exit_issues" || k == "barriers_drain") {
       if (!v.is_boolean()) {
         throw ToolError(fmt::format("{}: '{}' must be true or false", at(name, v), k));
       }
-      (k == "latency_from_issue" ? hw.latency_from_issue : hw.exit_issues) = *v.value<bool>();
+      (k == "latency_from_issue" ? hw.latency_from_issue
+       : k == "exit_issues"      ? hw.exit_issues
+                                 : c.barriers_drain) = *v.value<bool>();
     } else {
       throw ToolError(fmt::format(
           "{}: unknown key '{}' in [pipeline] (expected issue_interval, branch_delay, "
           "result_delay, latency_from_issue, barrier_delay, dispatch_delay, launch_delay, "
-          "exit_issues, cycles_per_8_transactions)",
+          "exit_issues, barriers_drain, cycles_per_8_transactions)",
           at(name, v), k));
     }
   }

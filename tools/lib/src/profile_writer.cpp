@@ -159,7 +159,8 @@ std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_
   }
   const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
   const BlockAnalysis a =
-      analyse_chosen_block(hw.hw, trace, parse_block_choice(in.block, trace.blocks.size()));
+      analyse_chosen_block(hw.hw, trace, parse_block_choice(in.block, trace.blocks.size()),
+                           hw.barriers_drain);
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> out(
       a.warps.front().sections.size());
   for (const WarpAnalysis& w : a.warps) {

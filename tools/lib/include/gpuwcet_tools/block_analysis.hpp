@@ -33,10 +33,13 @@ struct BlockAnalysis {
 WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
                           std::size_t register_count);
 
-// Profiles every warp of the block and bounds it. Throws ToolError when the
-// block is empty or its warps execute different numbers of barriers.
+// Profiles every warp of the block and bounds it. A block of one warp has
+// one schedule: its bounds are then the warp's exact time alone
+// (warp_alone_cycles; with `barriers_drain` false the warp passes barriers
+// with results pending, as on GPGPU-Sim). Throws ToolError when the block is
+// empty or its warps execute different numbers of barriers.
 BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trace,
-                            std::size_t block_index);
+                            std::size_t block_index, bool barriers_drain = true);
 
 // Which block of a trace: `all` or `worst` (the one with the largest safe
 // bound) or a block index.
@@ -49,6 +52,6 @@ BlockChoice parse_block_choice(const std::string& text, std::size_t block_count)
 
 // The analysed blocks the choice names (one; `worst` analyses all of them).
 BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,
-                                   const BlockChoice& choice);
+                                   const BlockChoice& choice, bool barriers_drain = true);
 
 }  // namespace gpuwcet::tools

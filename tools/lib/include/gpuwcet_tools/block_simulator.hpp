@@ -61,8 +61,9 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
 // Execution and idle phases of warp `warp` in a recorded simulation, by the
 // rule of phase_profile.hpp (execution = some issued instruction has not yet
 // left its unit's initiation interval); the wait at a barrier after the
-// drain counts as idle. For a
-// block of one warp this equals profile_warp's phases.
+// drain counts as idle (a barrier passed with results pending leaves the
+// phases running). For a block of one warp with draining barriers this
+// equals profile_warp's phases.
 std::vector<Phase> simulated_phases(const HardwareDescription& hw,
                                     const std::vector<Instruction>& instructions,
                                     const BlockSimulation& sim, std::uint32_t warp);

@@ -38,6 +38,12 @@ struct HardwareConfig {
   // transaction. The GPGPU-Sim presets and configurations use
   // kGpgpuSimCyclesPer8Transactions.
   std::uint32_t cycles_per_8_transactions = 8;
+  // Whether a warp waits at a barrier until its results are written (the
+  // paper's model) or passes with them pending (GPGPU-Sim's bar.sync: the
+  // presets and GPGPU-Sim configurations). The block bounds hold for both;
+  // this decides a one-warp block's exact time (warp_alone_cycles) and the
+  // simulator's machine.
+  bool barriers_drain = true;
 };
 
 // Built-in presets ("rtx3070", "orin-sm"; hardware_presets.hpp) with the
