@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -99,6 +100,50 @@ std::vector<std::vector<Instruction>> with_branches(std::vector<std::vector<Inst
   return block;
 }
 
+using Block = std::vector<std::vector<Instruction>>;
+
+// The safety tests' random block: 1-32 warps of 1-24 instructions,
+// min_barriers to min_barriers + 2 barriers, chains, extra cycles up to 39.
+Block random_block(std::mt19937_64& rng, const HardwareDescription& hw, std::size_t min_barriers) {
+  BlockGeneratorOptions o;
+  o.warps = 1 + rng() % 32;
+  o.instructions = 1 + rng() % 24;
+  o.barriers = min_barriers + rng() % 3;
+  o.registers = kRegisters;
+  o.same_code = rng() % 2 == 0;
+  o.dependency = static_cast<double>(rng() % 10) / 10.0;
+  o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 40);
+  return with_branches(generate_block(hw, o, rng));
+}
+
+// A block small enough for the exhaustive oracle: 2-3 warps of 2-7
+// instructions over 8 registers; `barriers`, or 0-1 drawn when absent.
+Block tiny_block(std::mt19937_64& rng, const HardwareDescription& hw,
+                 std::optional<std::size_t> barriers) {
+  BlockGeneratorOptions o;
+  o.warps = 2 + rng() % 2;
+  o.instructions = 2 + rng() % (o.warps == 2 ? 6 : 3);
+  o.barriers = barriers ? *barriers : rng() % 2;
+  o.registers = 8;
+  o.same_code = rng() % 2 == 0;
+  o.dependency = static_cast<double>(rng() % 10) / 10.0;
+  o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 6);
+  return with_branches(generate_block(hw, o, rng));
+}
+
+constexpr SchedulerPolicy kPolicies[] = {SchedulerPolicy::greedy_then_oldest,
+                                         SchedulerPolicy::loose_round_robin,
+                                         SchedulerPolicy::random};
+
+// One simulated run of `policy` (a fresh seed from rng), no trace recorded.
+BlockSimulationOptions run_of(SchedulerPolicy policy, std::mt19937_64& rng) {
+  BlockSimulationOptions so;
+  so.policy = policy;
+  so.seed = rng();
+  so.record_trace = false;
+  return so;
+}
+
 TEST(BlockSimulator, Example3SingleWarp) {
   HardwareDescription hw;
   hw.unit_count = 3;
@@ -172,23 +217,10 @@ TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
   int gub_violations = 0;
   for (int n = 0; n < 3000; ++n) {
     const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
-    BlockGeneratorOptions o;
-    o.warps = 1 + rng() % 32;
-    o.instructions = 1 + rng() % 24;
-    o.barriers = rng() % 3;
-    o.registers = kRegisters;
-    o.same_code = rng() % 2 == 0;
-    o.dependency = static_cast<double>(rng() % 10) / 10.0;
-    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 40);
-    const auto block = with_branches(generate_block(hw, o, rng));
+    const Block block = random_block(rng, hw, 0);
     const BlockBound b = bound(hw, block);
-    for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
-                                   SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
-      BlockSimulationOptions so;
-      so.policy = policy;
-      so.seed = rng();
-      so.record_trace = false;
-      const BlockSimulation sim = simulate_block(hw, block, kRegisters, so);
+    for (SchedulerPolicy policy : kPolicies) {
+      const BlockSimulation sim = simulate_block(hw, block, kRegisters, run_of(policy, rng));
       ASSERT_LE(b.lower_bound, sim.cycles) << n;
       ASSERT_LE(sim.cycles, b.safe_upper_bound) << n << " policy " << static_cast<int>(policy);
       if (sim.cycles > b.general_upper_bound) ++gub_violations;
@@ -209,15 +241,7 @@ TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
   int exact_at_safe = 0;
   for (int n = 0; n < 600; ++n) {
     const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 60));
-    BlockGeneratorOptions o;
-    o.warps = 2 + rng() % 2;
-    o.instructions = 2 + rng() % (o.warps == 2 ? 6 : 3);
-    o.barriers = rng() % 2;
-    o.registers = 8;
-    o.same_code = rng() % 2 == 0;
-    o.dependency = static_cast<double>(rng() % 10) / 10.0;
-    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 6);
-    const auto block = with_branches(generate_block(hw, o, rng));
+    const Block block = tiny_block(rng, hw, std::nullopt);
     const BlockBound b = bound(hw, block);
     gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
     const std::uint64_t worst = oracle.worst_case();
@@ -226,13 +250,8 @@ TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
     ASSERT_LE(worst, b.safe_upper_bound) << n;
     if (worst > b.general_upper_bound) ++gub_violations;
     if (worst == b.safe_upper_bound) ++exact_at_safe;
-    for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
-                                   SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
-      BlockSimulationOptions so;
-      so.policy = policy;
-      so.seed = rng();
-      so.record_trace = false;
-      ASSERT_LE(simulate_block(hw, block, kRegisters, so).cycles, worst) << n;
+    for (SchedulerPolicy policy : kPolicies) {
+      ASSERT_LE(simulate_block(hw, block, kRegisters, run_of(policy, rng)).cycles, worst) << n;
     }
   }
   RecordProperty("gub_violations", gub_violations);
@@ -250,22 +269,10 @@ TEST(BlockSimulator, SafeBoundCoversBarriersThatDoNotDrain) {
   int faster = 0;  // blocks the non-draining machine finished earlier
   for (int n = 0; n < 1500; ++n) {
     const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
-    BlockGeneratorOptions o;
-    o.warps = 1 + rng() % 32;
-    o.instructions = 1 + rng() % 24;
-    o.barriers = 1 + rng() % 3;
-    o.registers = kRegisters;
-    o.same_code = rng() % 2 == 0;
-    o.dependency = static_cast<double>(rng() % 10) / 10.0;
-    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 40);
-    const auto block = with_branches(generate_block(hw, o, rng));
+    const Block block = random_block(rng, hw, 1);
     const BlockBound b = bound(hw, block);
-    for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
-                                   SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
-      BlockSimulationOptions so;
-      so.policy = policy;
-      so.seed = rng();
-      so.record_trace = false;
+    for (SchedulerPolicy policy : kPolicies) {
+      BlockSimulationOptions so = run_of(policy, rng);
       const std::uint64_t drained = simulate_block(hw, block, kRegisters, so).cycles;
       so.barriers_drain = false;
       const std::uint64_t passing = simulate_block(hw, block, kRegisters, so).cycles;
@@ -276,15 +283,7 @@ TEST(BlockSimulator, SafeBoundCoversBarriersThatDoNotDrain) {
   EXPECT_GT(faster, 0);  // the switch changes the machine
   for (int n = 0; n < 300; ++n) {
     const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 60));
-    BlockGeneratorOptions o;
-    o.warps = 2 + rng() % 2;
-    o.instructions = 2 + rng() % (o.warps == 2 ? 6 : 3);
-    o.barriers = 1;
-    o.registers = 8;
-    o.same_code = rng() % 2 == 0;
-    o.dependency = static_cast<double>(rng() % 10) / 10.0;
-    o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 6);
-    const auto block = with_branches(generate_block(hw, o, rng));
+    const Block block = tiny_block(rng, hw, 1);
     gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters, false);
     const std::uint64_t worst = oracle.worst_case();
     ASSERT_FALSE(oracle.truncated()) << n;

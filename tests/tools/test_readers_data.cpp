@@ -14,6 +14,7 @@
 #include "gpuwcet/block_model.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
+#include "same_hardware.hpp"
 #include "shared_data.hpp"
 
 namespace fs = std::filesystem;
@@ -120,26 +121,7 @@ TEST(ReadersData, GpgpusimConfigsEqualTheOrinPreset) {
     SCOPED_TRACE(p.string());
     const HardwareConfig file = load_hardware_file(p.string(), 100);
     const HardwareConfig preset = hardware_preset("orin-sm", 100);
-    EXPECT_EQ(file.hw.issue_interval, preset.hw.issue_interval);
-    EXPECT_EQ(file.hw.branch_delay, preset.hw.branch_delay);
-    EXPECT_EQ(file.hw.result_delay, preset.hw.result_delay);
-    EXPECT_EQ(file.hw.latency_from_issue, preset.hw.latency_from_issue);
-    EXPECT_EQ(file.hw.barrier_delay, preset.hw.barrier_delay);
-    EXPECT_EQ(file.hw.dispatch_delay, preset.hw.dispatch_delay);
-    EXPECT_EQ(file.hw.launch_delay, preset.hw.launch_delay);
-    EXPECT_EQ(file.hw.exit_issues, preset.hw.exit_issues);
-    EXPECT_EQ(file.cycles_per_8_transactions, preset.cycles_per_8_transactions);
-    EXPECT_EQ(file.barriers_drain, preset.barriers_drain);
-    ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
-    for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
-      const FunctionalUnit& a = file.hw.units[i];
-      const FunctionalUnit& b = preset.hw.units[i];
-      EXPECT_STREQ(a.name.data(), b.name.data());
-      EXPECT_EQ(a.initiation, b.initiation) << a.name.data();
-      EXPECT_EQ(a.latency, b.latency) << a.name.data();
-      EXPECT_EQ(a.resource, b.resource) << a.name.data();
-      EXPECT_EQ(a.flags, b.flags) << a.name.data();
-    }
+    gpuwcet::testing::expect_same_hardware(file, preset, true);
     // Perfect memory: global accesses take the perfect-memory latency
     // (hardware_presets.hpp); shared memory the file's 29 (the unit
     // comparison above).

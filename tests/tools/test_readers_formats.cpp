@@ -10,6 +10,7 @@
 #include "gpuwcet/block_model.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
+#include "same_hardware.hpp"
 
 using namespace gpuwcet;
 using namespace gpuwcet::tools;
@@ -195,29 +196,7 @@ TEST(ReadersHardware, NativeExampleEqualsThePreset) {
   const HardwareConfig file = load_hardware_file(kSource + "/examples/hardware/orin-sm.toml", {});
   const HardwareConfig preset = hardware_preset("orin-sm", 200);
   EXPECT_EQ(file.memory_latency, 200u);
-  EXPECT_EQ(file.hw.issue_interval, preset.hw.issue_interval);
-  EXPECT_EQ(file.hw.branch_delay, preset.hw.branch_delay);
-  EXPECT_EQ(file.hw.result_delay, preset.hw.result_delay);
-  EXPECT_EQ(file.hw.latency_from_issue, preset.hw.latency_from_issue);
-  EXPECT_EQ(file.hw.barrier_delay, preset.hw.barrier_delay);
-  EXPECT_EQ(file.hw.dispatch_delay, preset.hw.dispatch_delay);
-  EXPECT_EQ(file.hw.launch_delay, preset.hw.launch_delay);
-  EXPECT_EQ(file.hw.exit_issues, preset.hw.exit_issues);
-  EXPECT_EQ(file.cycles_per_8_transactions, preset.cycles_per_8_transactions);
-  EXPECT_EQ(file.barriers_drain, preset.barriers_drain);
-  ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
-  for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
-    SCOPED_TRACE(preset.hw.units[i].name.data());
-    EXPECT_STREQ(file.hw.units[i].name.data(), preset.hw.units[i].name.data());
-    EXPECT_EQ(file.hw.units[i].initiation, preset.hw.units[i].initiation);
-    EXPECT_EQ(file.hw.units[i].latency, preset.hw.units[i].latency);
-    EXPECT_EQ(file.hw.units[i].flags, preset.hw.units[i].flags);
-    // Resource ids may differ; which units share one must not.
-    for (std::size_t j = 0; j < file.hw.unit_count; ++j) {
-      EXPECT_EQ(unit_resource(file.hw, i) == unit_resource(file.hw, j),
-                unit_resource(preset.hw, i) == unit_resource(preset.hw, j));
-    }
-  }
+  gpuwcet::testing::expect_same_hardware(file, preset, false);
   EXPECT_EQ(load_hardware_file(kSource + "/examples/hardware/orin-sm.toml", 7).hw.units[17].latency,
             7u);
 }

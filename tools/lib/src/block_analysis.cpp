@@ -73,14 +73,17 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
     b.section_bounds.push_back(sb);
   }
   if (warps == 1) {
-    // One warp, one schedule: its time alone is exact (equal to the sum of
-    // its sections when barriers drain, below it when they do not).
-    std::vector<std::byte> arena(profile_arena_bytes(trace.register_count) + 1);
-    std::uint64_t alone = 0;
-    st = warp_alone_cycles(hw, block.warps.front().code, trace.register_count, arena,
-                           barriers_drain, alone);
-    if (st != Status::ok) {
-      throw ToolError(fmt::format("{}: {}: {}", trace.path, block.label, status_message(st)));
+    // One warp, one schedule: its time alone is exact. With draining
+    // barriers that is its profile's total (the sum of its sections);
+    // passing them takes a run through the barriers.
+    std::uint64_t alone = b.warps.front().result.total_cycles;
+    if (!barriers_drain) {
+      std::vector<std::byte> arena(profile_arena_bytes(trace.register_count) + 1);
+      st = warp_alone_cycles(hw, block.warps.front().code, trace.register_count, arena, false,
+                             alone);
+      if (st != Status::ok) {
+        throw ToolError(fmt::format("{}: {}: {}", trace.path, block.label, status_message(st)));
+      }
     }
     b.bound.safe_upper_bound = b.bound.general_upper_bound = b.bound.lower_bound = alone;
   }

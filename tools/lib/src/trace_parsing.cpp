@@ -118,7 +118,7 @@ std::pair<std::uint16_t, OpKind> OpcodeResolver::resolve(std::string_view opcode
                                                          std::size_t line) {
   key_.assign(opcode.data(), opcode.size());
   if (const auto it = cache_.find(key_); it != cache_.end()) return it->second;
-  const std::string key(opcode);
+  const std::string& key = key_;
 
   std::optional<OpcodeClass> cls;
   std::size_t best = 0;
