@@ -9,6 +9,8 @@
  *    section. Store the summaries (offline, e.g. in a profile).
  * 3. At admission time, bound the block from the summaries
  *    (gpuwcet_block_bound_from_summaries): O(warps * sections), no memory.
+ *    A block of one warp has one schedule: gpuwcet_warp_alone_cycles gives
+ *    its exact time.
  */
 #ifndef GPUWCET_BLOCK_H
 #define GPUWCET_BLOCK_H
@@ -173,6 +175,25 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_warp(
     size_t register_count, void* arena, size_t arena_bytes, gpuwcet_phase* phases,
     size_t phase_capacity, gpuwcet_section_summary* sections, size_t section_capacity,
     gpuwcet_profile_info* info);
+
+/* Cycles from the warp's start to its last result written when it runs
+ * instructions[0..count) alone: the exact time of a block of this one warp
+ * (one warp has one schedule), at most the block's safe bound. With
+ * barriers_drain 1 every barrier waits for the warp's results and this is
+ * gpuwcet_profile_warp's total_cycles; with 0 a barrier lets the warp go on
+ * barrier_delay cycles after it is free to issue, its results still pending
+ * (GPGPU-Sim's bar.sync, which the presets describe: pass 0 with them;
+ * docs/multiphase.md, "Barriers that do not drain"). Same arena as
+ * gpuwcet_profile_warp, no other memory; *cycles is set only on success.
+ * Returns GPUWCET_INVALID_ARGUMENT for NULL hw, arena or cycles, NULL
+ * instructions with count > 0, barriers_drain above 1 and the input errors
+ * of gpuwcet_profile_warp, GPUWCET_NOT_FOUND for an unknown unit,
+ * GPUWCET_BUFFER_TOO_SMALL for a small arena, GPUWCET_OVERFLOW when a cycle
+ * count leaves 2^62. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_warp_alone_cycles(
+    const gpuwcet_hardware_desc* hw, const gpuwcet_instruction* instructions, size_t count,
+    size_t register_count, void* arena, size_t arena_bytes, uint32_t barriers_drain,
+    uint64_t* cycles);
 
 typedef struct gpuwcet_block_bound {
   uint32_t struct_size; /* sizeof(gpuwcet_block_bound) */

@@ -97,6 +97,20 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
   return gpuwcet::validate(out);
 }
 
+// The instruction kinds the core knows; checked here because the C struct
+// carries the kind as a plain byte.
+bool kinds_ok(const gpuwcet_instruction* instructions, size_t count) noexcept {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (instructions[i].kind > static_cast<uint8_t>(gpuwcet::OpKind::exit)) return false;
+  }
+  return true;
+}
+
+gsl::span<const gpuwcet::Instruction> core_code(const gpuwcet_instruction* instructions,
+                                                size_t count) noexcept {
+  return {reinterpret_cast<const gpuwcet::Instruction*>(instructions), count};
+}
+
 }  // namespace
 
 extern "C" {
@@ -178,17 +192,10 @@ gpuwcet_status gpuwcet_profile_warp(const gpuwcet_hardware_desc* hw,
   gpuwcet::HardwareDescription core;
   Status st = hw_from_c(hw, core);
   if (st != Status::ok) return to_c(st);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (instructions[i].kind > static_cast<uint8_t>(gpuwcet::OpKind::exit)) {
-      return GPUWCET_INVALID_ARGUMENT;
-    }
-  }
+  if (!kinds_ok(instructions, count)) return GPUWCET_INVALID_ARGUMENT;
   gpuwcet::ProfileResult result;
   st = gpuwcet::profile_warp(
-      core,
-      gsl::span<const gpuwcet::Instruction>(
-          reinterpret_cast<const gpuwcet::Instruction*>(instructions), count),
-      register_count, gsl::span<std::byte>(static_cast<std::byte*>(arena), arena_bytes),
+      core, core_code(instructions, count), register_count, gsl::span<std::byte>(static_cast<std::byte*>(arena), arena_bytes),
       gsl::span<gpuwcet::Phase>(reinterpret_cast<gpuwcet::Phase*>(phases), phase_capacity),
       gsl::span<gpuwcet::SectionSummary>(reinterpret_cast<gpuwcet::SectionSummary*>(sections),
                                          section_capacity),
@@ -199,6 +206,26 @@ gpuwcet_status gpuwcet_profile_warp(const gpuwcet_hardware_desc* hw,
     info->section_count = result.section_count;
     info->instructions = result.instructions;
   }
+  return to_c(st);
+}
+
+gpuwcet_status gpuwcet_warp_alone_cycles(const gpuwcet_hardware_desc* hw,
+                                         const gpuwcet_instruction* instructions, size_t count,
+                                         size_t register_count, void* arena, size_t arena_bytes,
+                                         uint32_t barriers_drain, uint64_t* cycles) {
+  if ((instructions == nullptr && count != 0) || arena == nullptr || cycles == nullptr ||
+      barriers_drain > 1) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
+  gpuwcet::HardwareDescription core;
+  Status st = hw_from_c(hw, core);
+  if (st != Status::ok) return to_c(st);
+  if (!kinds_ok(instructions, count)) return GPUWCET_INVALID_ARGUMENT;
+  std::uint64_t total = 0;
+  st = gpuwcet::warp_alone_cycles(core, core_code(instructions, count), register_count,
+                                  gsl::span<std::byte>(static_cast<std::byte*>(arena), arena_bytes),
+                                  barriers_drain != 0, total);
+  if (st == Status::ok) *cycles = total;
   return to_c(st);
 }
 

@@ -98,6 +98,57 @@ void target_block_checks(void) {
     CHECK(info.total_cycles == 14);
   }
 
+  /* A block of one warp, by hand in the paper's model with barrier_delay 1:
+   * i0 (FU0, II 2, latency 6) writes r0 at 0 + 2 + 6 = 8; a barrier; i1
+   * (FU1, 3, 4) independent; i3 (FU2, 2, 4) reads r0. Drained: the warp
+   * reaches the barrier at 8 and is released at 9; then i1 issues at 9
+   * (written 16), i3 at 10 (written 16): 16 cycles. Passing: the warp is
+   * free to issue at 1 and goes on at 2; i1 issues at 2 (written 9), i3
+   * waits for r0 until 8 (written 14): 14 cycles. */
+  if (bytes <= sizeof g_profile_arena) {
+    gpuwcet_instruction barrier_code[5];
+    uint64_t cycles = 0;
+    barrier_code[0] = code[0];
+    memset(&barrier_code[1], 0, sizeof barrier_code[1]);
+    barrier_code[1].kind = GPUWCET_OP_BARRIER;
+    barrier_code[2] = code[1];
+    barrier_code[3] = code[3];
+    barrier_code[4] = code[4];
+    hw.barrier_delay = 1;
+    CHECK(gpuwcet_warp_alone_cycles(&hw, barrier_code, 5, 16, g_profile_arena, bytes, 1,
+                                    &cycles) == GPUWCET_OK);
+    CHECK(cycles == 16);
+    CHECK(gpuwcet_profile_warp(&hw, barrier_code, 5, 16, g_profile_arena, bytes, phases, 8,
+                               sections, 2, &info) == GPUWCET_OK);
+    CHECK(info.total_cycles == 16 && info.section_count == 2);
+    CHECK(gpuwcet_warp_alone_cycles(&hw, barrier_code, 5, 16, g_profile_arena, bytes, 0,
+                                    &cycles) == GPUWCET_OK);
+    CHECK(cycles == 14);
+    cycles = 7;
+    CHECK(gpuwcet_warp_alone_cycles(&hw, barrier_code, 5, 16, g_profile_arena, bytes, 2,
+                                    &cycles) == GPUWCET_INVALID_ARGUMENT);
+    CHECK(gpuwcet_warp_alone_cycles(&hw, barrier_code, 5, 16, g_profile_arena, 8, 0, &cycles) ==
+          GPUWCET_BUFFER_TOO_SMALL);
+    CHECK(gpuwcet_warp_alone_cycles(&hw, barrier_code, 5, 16, NULL, bytes, 0, &cycles) ==
+          GPUWCET_INVALID_ARGUMENT);
+    CHECK(gpuwcet_warp_alone_cycles(&hw, NULL, 5, 16, g_profile_arena, bytes, 0, &cycles) ==
+          GPUWCET_INVALID_ARGUMENT);
+    barrier_code[2].unit = 9;
+    CHECK(gpuwcet_warp_alone_cycles(&hw, barrier_code, 5, 16, g_profile_arena, bytes, 0,
+                                    &cycles) == GPUWCET_NOT_FOUND);
+    barrier_code[2].unit = 1;
+    barrier_code[2].kind = 6; /* no such kind */
+    CHECK(gpuwcet_warp_alone_cycles(&hw, barrier_code, 5, 16, g_profile_arena, bytes, 0,
+                                    &cycles) == GPUWCET_INVALID_ARGUMENT);
+    CHECK(cycles == 7); /* untouched on failure */
+    CHECK(gpuwcet_warp_alone_cycles(&hw, barrier_code, 5, 16, g_profile_arena, bytes, 0, NULL) ==
+          GPUWCET_INVALID_ARGUMENT);
+    hw.barrier_delay = 0;
+    /* Back to Example 3's summary for the block bounds below. */
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_OK);
+  }
+
   /* Unit lookup by name, and the preset's GPGPU-Sim pipeline. */
   {
     gpuwcet_hardware_desc preset;
