@@ -2,6 +2,8 @@
 // table of docs/multiphase.md ("Tightness"), in the manner of Table 3 of
 // Jeanmougin et al. (ECRTS 2025). A plain program, not a benchmark loop:
 //   build/<dir>/bench/bench_block_tightness [blocks per latency, default 200]
+//                                           [gpgpusim|paper] [slack]
+// ("slack": only the table of the safe bound's terms, slack_table below).
 // Blocks: Rodinia-like (tools/lib block_generator), rtx3070 preset, same code
 // in every warp, 2..32 warps, 64 instructions, 0..2 barriers.
 // Overestimation = (bound - simulated) / simulated, per block, then mean/max.
@@ -250,12 +252,115 @@ void tiny_table(int blocks) {
   }
 }
 
+// Where the safe bound's slack is (docs/multiphase.md, "A tighter safe bound:
+// not found"): Rodinia-like blocks without barriers at latency 200, 8 and 32
+// warps. For the warp that gives the bound, its terms (its length, the other
+// warps' issues, their blocking cycles per resource) next to the worst of the
+// three policies, every warp's issues together, and the busiest resource's
+// share of that execution.
+void slack_table(int blocks) {
+  std::printf("Safe bound terms, Rodinia-like blocks (rtx3070 units, %s, 64 instructions, no "
+              "barriers, latency 200), mean of %d blocks\n\n"
+              "| warps | length(w) | others' issues | others' blocking cycles | of which"
+              " int / sfu / load-store | safe bound | worst of 3 | all issues | busiest resource"
+              " |\n|---|---|---|---|---|---|---|---|---|\n",
+              pipeline_name(), blocks);
+  const HardwareDescription hw = preset(200);
+  // Resource of the int pipe, the SFU and the load/store unit in the preset.
+  auto resource_of = [&](const char* unit) {
+    for (std::size_t u = 0; u < hw.unit_count; ++u) {
+      if (std::string(hw.units[u].name.data()) == unit) return unit_resource(hw, u);
+    }
+    std::abort();
+  };
+  const std::size_t shown[3] = {resource_of("int_add"), resource_of("sfu"), resource_of("mem")};
+  std::mt19937_64 rng(4000);
+  for (const std::size_t warps : {std::size_t{8}, std::size_t{32}}) {
+    double length = 0, issues = 0, held = 0, held_shown[3] = {}, safe = 0, worst = 0, all = 0;
+    double busiest = 0;
+    for (int n = 0; n < blocks; ++n) {
+      BlockGeneratorOptions o;
+      o.warps = warps;
+      o.instructions = 64;
+      o.registers = kRegisters;
+      o.dependency = 0.5;
+      const auto block = generate_block(hw, o, rng);
+      std::vector<SectionSummary> s(block.size());
+      std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
+      for (std::size_t w = 0; w < block.size(); ++w) {
+        ProfileResult r;
+        if (profile_warp(hw, block[w], kRegisters, arena, {}, gsl::span<SectionSummary>(&s[w], 1),
+                         r) != Status::ok) {
+          std::abort();
+        }
+      }
+      // The bound's bracket per warp (block_bound.hpp), and its argmax.
+      std::size_t top = 0;
+      std::uint64_t top_value = 0, top_issues = 0, top_held = 0, top_shown[3] = {};
+      for (std::size_t w = 0; w < s.size(); ++w) {
+        std::uint64_t iss = 0, h = 0, hs[3] = {};
+        for (std::size_t v = 0; v < s.size(); ++v) {
+          if (v == w) continue;
+          iss += s[v].issues;
+          for (std::size_t r = 0; r < kMaxResources; ++r) {
+            if ((s[w].resource_mask >> r & 1u) == 0) continue;
+            h += s[v].held[r];
+            for (int k = 0; k < 3; ++k) hs[k] += r == shown[k] ? s[v].held[r] : 0;
+          }
+        }
+        if (s[w].length + iss + h >= top_value) {
+          top = w;
+          top_value = s[w].length + iss + h;
+          top_issues = iss;
+          top_held = h;
+          for (int k = 0; k < 3; ++k) top_shown[k] = hs[k];
+        }
+      }
+      std::uint64_t sim = 0;
+      for (const SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
+                                      SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
+        BlockSimulationOptions so;
+        so.policy = p;
+        so.seed = rng();
+        so.record_trace = false;
+        sim = std::max(sim, simulate_block(hw, block, kRegisters, so).cycles);
+      }
+      std::vector<std::uint64_t> busy(kMaxResources, 0);
+      std::uint64_t every_issue = 0;
+      for (const auto& w : block) {
+        for (const Instruction& i : w) {
+          if (i.kind == OpKind::barrier || (i.kind == OpKind::exit && !hw.exit_issues)) continue;
+          ++every_issue;
+          busy[unit_resource(hw, i.unit)] += occupancy(hw.units[i.unit], i);
+        }
+      }
+      length += static_cast<double>(s[top].length);
+      issues += static_cast<double>(top_issues);
+      held += static_cast<double>(top_held);
+      for (int k = 0; k < 3; ++k) held_shown[k] += static_cast<double>(top_shown[k]);
+      safe += static_cast<double>(top_value);
+      worst += static_cast<double>(sim);
+      all += static_cast<double>(every_issue);
+      busiest += static_cast<double>(*std::max_element(busy.begin(), busy.end())) /
+                 static_cast<double>(sim);
+    }
+    const double n = blocks;
+    std::printf("| %zu | %.0f | %.0f | %.0f | %.0f / %.0f / %.0f | %.0f | %.0f | %.0f | %.0f%% |\n",
+                warps, length / n, issues / n, held / n, held_shown[0] / n, held_shown[1] / n,
+                held_shown[2] / n, safe / n, worst / n, all / n, 100 * busiest / n);
+  }
+}
+
 }  // namespace
 
-// bench_block_tightness [blocks per latency] [gpgpusim|paper]
+// bench_block_tightness [blocks per latency] [gpgpusim|paper] [slack]
 int main(int argc, char** argv) {
   const int blocks = argc > 1 ? std::atoi(argv[1]) : 200;
   g_paper_pipeline = argc > 2 && std::string(argv[2]) == "paper";
+  if (argc > 3 && std::string(argv[3]) == "slack") {
+    slack_table(blocks);
+    return 0;
+  }
   rodinia_table(blocks);
   tiny_table(blocks * 2);
   return 0;

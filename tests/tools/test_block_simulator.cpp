@@ -372,5 +372,41 @@ TEST(BlockSimulator, GeneralUpperBoundCounterexample) {
   EXPECT_EQ(worst, 10u);
 }
 
+// Where the bound's blocking term is all real: warps of independent int_add
+// (initiation 2) keep the int pipe busy every other cycle and nobody else can
+// issue in between, so every schedule takes the safe bound (docs/multiphase.md,
+// "A tighter safe bound: not found"): a tightening that dropped held cycles
+// would fail here.
+TEST(BlockSimulator, SafeBoundIsExactOnIntPipeBoundWarps) {
+  HardwareDescription hw;
+  ASSERT_EQ(make_hardware_preset("rtx3070", 200, hw), Status::ok);
+  std::size_t add = hw.unit_count;
+  for (std::size_t u = 0; u < hw.unit_count; ++u) {
+    if (std::strcmp(hw.units[u].name.data(), "int_add") == 0) add = u;
+  }
+  ASSERT_LT(add, hw.unit_count);
+  std::vector<Instruction> code(11);
+  for (std::uint16_t k = 0; k < 10; ++k) {
+    code[k].unit = static_cast<std::uint16_t>(add);
+    code[k].dst_count = 1;
+    code[k].dst[0] = k;
+  }
+  code[10].unit = static_cast<std::uint16_t>(add);
+  code[10].kind = OpKind::exit;
+  for (const std::size_t warps : {std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
+    const std::vector<std::vector<Instruction>> block(warps, code);
+    const BlockBound b = bound(hw, block);
+    for (const SchedulerPolicy p : kPolicies) {
+      BlockSimulationOptions so;
+      so.policy = p;
+      EXPECT_EQ(simulate_block(hw, block, kRegisters, so).cycles, b.safe_upper_bound) << warps;
+    }
+    if (warps == 2) {
+      gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
+      EXPECT_EQ(oracle.worst_case(), b.safe_upper_bound);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuwcet::tools
