@@ -8,7 +8,8 @@
 #                    trace (the model variants of docs/multiphase.md)
 #   --no-block-dim   read the traces without their launch shapes
 # Each trace is read with the gpgpusim.config next to it and the launch shape
-# of its Rodinia kernel (the table of tests/tools/test_real_traces.cpp).
+# of the run that produced it (shape_of below, as in
+# tests/tools/test_real_traces.cpp).
 # Needs python3 (for the JSON).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,23 +26,11 @@ command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
 gpuwcet=${1:-$root/build/host/tools/gpuwcet}
 data=$root/../shared/data/gpgpusim-ptx-traces
 [ -d "$data" ] || { echo "no $data" >&2; exit 1; }
-shape_of() {
-  case $(basename "$1") in
-    _Z22bpnn_layerforward*|_Z24bpnn_adjust_weights*) echo 16,16 ;;
-    _Z6KernelP4Node*|_Z7Kernel2*) echo 512 ;;
-    _Z6kernelv*) echo 128 ;;
-    _Z14calculate_temp*) echo 16,16 ;;
-    _Z12lud_diagonal*) echo 16 ;;
-    _Z13lud_perimeter*) echo 32 ;;
-    _Z12lud_internal*) echo 16,16 ;;
-    _Z6euclid*) echo 256 ;;
-    _Z20needle_cuda_shared*) echo 16 ;;
-    _Z14dynproc_kernel*) echo 256 ;;
-    _Z11srad_cuda*) echo 16,16 ;;
-    _Z12pgain_kernel*) echo 512 ;;
-    *) echo "no launch shape for $1" >&2; exit 1 ;;
-  esac
-}
+# Every trace of the data set comes from a run that launched one block of 32
+# threads: gridDim (1,1,1), blockDim (32,1,1) in the GPGPU-Sim logs published
+# with the traces (LJeanmougin/TraceParser, sim_run_11.0/*/ORIN-PTX/*.o1*;
+# streamcluster has no log, its instruction counts are multiples of 32).
+shape_of() { echo 32; }
 echo "| benchmark | kernel trace | instructions | block dim | observed | bound | over |"
 echo "|---|---|---|---|---|---|---|"
 rows=$(for f in "$data"/*/*.trace; do
