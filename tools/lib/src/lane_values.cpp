@@ -119,6 +119,16 @@ LaneValue join(const LaneValue& a, const LaneValue& b) {
   return r;
 }
 
+// Two abstract values that are surely the same number in every lane: equal
+// and fully known. (Two "uniform, value unknown" may differ.)
+bool identical(const LaneValue& a, const LaneValue& b) {
+  if (!(a == b) || a.varying || !a.base_known) return false;
+  for (const LaneValue::Term& t : a.tid) {
+    if (!t.known) return false;
+  }
+  return true;
+}
+
 bool is_memory(std::string_view base) {
   return base == "ld" || base == "ldu" || base == "st" || base == "atom" || base == "red";
 }
@@ -200,7 +210,7 @@ LaneValue LaneValueAnalysis::operand(std::string_view text) const {
       if (text == s || starts_with(text, std::string(s) + ".")) return LaneValue::uniform();
     }
     const auto it = regs_.find(std::string(text));
-    return it == regs_.end() ? LaneValue::unknown() : it->second;
+    return it == regs_.end() ? LaneValue::unknown() : it->second.value;
   }
   if (starts_with(text, "0f") || starts_with(text, "0F") || starts_with(text, "0d") ||
       starts_with(text, "0D")) {
@@ -253,20 +263,47 @@ void LaneValueAnalysis::assign(std::string_view dst, const LaneValue& v, std::st
     return;
   }
   if (dst[0] != '%') return;
+  const std::string name(dst);
+  predicates_.erase(name);
+  auto it = regs_.find(name);
   LaneValue value = v;
+  // Whether every lane that holds the register makes this write.
+  bool cover = true;
+  if (it != regs_.end() && lanes_ != Lanes::all) {
+    // The warp may be split: this write may reach only some of the lanes
+    // that hold the old value (lane_values.hpp). It reaches them all when
+    // no lanes have parted since the register's first write (lanes joining
+    // since never wrote it), or when it is in the same straight run as a
+    // write that reached them all.
+    const Register& old = it->second;
+    cover = old.first_split == splits_ || (old.run == run_ && old.cover);
+    const bool only_writer = pc_known_ && old.writer == pc_;
+    if (!cover && !identical(old.value, v) && !only_writer) {
+      value = lanes_ == Lanes::known ? mix(v, old.value) : LaneValue::unknown();
+    }
+  }
   if (!guard.empty()) {
     const LaneValue g = operand(guard);
-    const auto it = regs_.find(std::string(dst));
-    const LaneValue old = it == regs_.end() ? LaneValue::unknown() : it->second;
+    const LaneValue old = it == regs_.end() ? LaneValue::unknown() : it->second.value;
     // A uniform guard writes every lane or none; otherwise some lanes keep
     // the old value.
-    value = g.is_uniform() ? join(old, v) : (old == v ? v : LaneValue::unknown());
+    value = g.is_uniform() ? join(old, value) : (identical(old, value) ? value : LaneValue::unknown());
+    cover = false;
   }
-  regs_[std::string(dst)] = value;
+  if (it == regs_.end()) {
+    regs_.emplace(name, Register{value, run_, pc_known_ ? pc_ : kManyWriters, splits_, cover});
+  } else {
+    it->second.value = value;
+    it->second.run = run_;
+    it->second.cover = cover;
+    if (!pc_known_ || it->second.writer != pc_) it->second.writer = kManyWriters;
+  }
 }
 
 AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view guard,
-                                   const std::vector<std::string_view>& operands) {
+                                   const std::vector<std::string_view>& operands,
+                                   TraceLocation at) {
+  enter(at);
   if (starts_with(guard, "@")) guard.remove_prefix(1);
   const std::string_view base = opcode.substr(0, opcode.find('.'));
   AccessCost cost;
@@ -286,11 +323,16 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
             key += t.known ? ':' + std::to_string(t.value) : std::string(":?");
           }
         }
-        auto it = costs_.find(key);
-        if (it == costs_.end()) {
-          it = costs_.emplace(key, cost_of_access(space, addr, bytes, shape_)).first;
+        if (lanes_ == Lanes::known) {
+          // Only the fall-through's threads run it (not cached: masks vary).
+          cost = cost_of_access(space, addr, bytes, shape_, &mask_);
+        } else {
+          auto it = costs_.find(key);
+          if (it == costs_.end()) {
+            it = costs_.emplace(key, cost_of_access(space, addr, bytes, shape_)).first;
+          }
+          cost = it->second;
         }
-        cost = it->second;
       }
       if (!ptx_writes_nothing(base) && !ops.empty()) {
         // Data read from one address is the same in every lane.
@@ -302,6 +344,20 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     }
     if (!ptx_writes_nothing(base) && !ops.empty()) assign(ops[0], LaneValue::unknown(), guard);
     return cost;
+  }
+  if (base == "bra" || base == "brx") {
+    branch(base, guard, ops);
+    return cost;
+  }
+  if ((base == "bar" || base == "barrier") && !has_component(opcode, "arrive")) {
+    // CUDA requires every thread of the block to reach a block barrier
+    // together: the warp is whole again.
+    lanes_ = Lanes::all;
+    ++run_;
+  }
+  if ((base == "ret" || base == "exit") && !guard.empty() && !operand(guard).is_uniform()) {
+    lanes_ = Lanes::unknown;  // some lanes leave
+    ++run_;
   }
   if (ptx_writes_nothing(base) || ops.empty()) return cost;
 
@@ -327,6 +383,7 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     result = uniform ? LaneValue::uniform() : LaneValue::unknown();
   }
   assign(ops[0], result, guard);
+  if (base == "setp" || base == "and") record_predicate(base, opcode, ops);
   return cost;
 }
 

@@ -102,9 +102,28 @@ std::uint32_t two_run_passes(MemorySpace space, std::int64_t stride, std::uint32
   return std::min(worst, kWarpLanes * max_passes_per_lane(space, bytes));
 }
 
+// Active lanes of the busiest warp of the block: `active` (one flag per
+// thread of a known shape), or every lane.
+std::uint32_t busiest_warp_lanes(BlockShape shape, const std::vector<bool>* active) {
+  if (active == nullptr || !shape.known()) return lanes_in_warp(shape);
+  std::uint32_t most = 0;
+  for (std::size_t first = 0; first < active->size(); first += kWarpLanes) {
+    std::uint32_t n = 0;
+    for (std::size_t t = first; t < std::min(active->size(), first + kWarpLanes); ++t) {
+      n += (*active)[t] ? 1u : 0u;
+    }
+    most = std::max(most, n);
+  }
+  return std::max<std::uint32_t>(most, 1);
+}
+
 AccessCost compute_cost(MemorySpace space, const LaneValue& address, std::uint32_t bytes,
-                        BlockShape shape) {
-  const std::uint32_t lanes = lanes_in_warp(shape);
+                        BlockShape shape, const std::vector<bool>* active) {
+  if (active != nullptr && (!shape.known() ||
+                            active->size() != std::uint64_t{shape.x} * shape.y * shape.z)) {
+    active = nullptr;  // a mask needs the block's threads
+  }
+  const std::uint32_t lanes = busiest_warp_lanes(shape, active);
   // Worst case: every lane on its own sector(s) / every lane in the same
   // bank on its own word(s).
   const std::uint32_t worst = lanes * max_passes_per_lane(space, bytes);
@@ -126,6 +145,7 @@ AccessCost compute_cost(MemorySpace space, const LaneValue& address, std::uint32
   for (std::uint64_t first = 0; first < threads; first += kWarpLanes) {
     std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::vector<std::int64_t>> groups;
     for (std::uint64_t l = first; l < std::min(threads, first + kWarpLanes); ++l) {
+      if (active != nullptr && !(*active)[l]) continue;
       const std::array<std::int64_t, 3> t{static_cast<std::int64_t>(l % shape.x),
                                           static_cast<std::int64_t>((l / shape.x) % shape.y),
                                           static_cast<std::int64_t>(l / (std::uint64_t{shape.x} * shape.y))};
@@ -173,9 +193,9 @@ MemorySpace memory_space(std::string_view opcode) {
 }
 
 AccessCost cost_of_access(MemorySpace space, const LaneValue& address, std::uint32_t bytes,
-                          BlockShape shape) {
+                          BlockShape shape, const std::vector<bool>* active) {
   if (space == MemorySpace::other) return AccessCost{1, true};
-  return compute_cost(space, address, bytes, shape);
+  return compute_cost(space, address, bytes, shape, active);
 }
 
 AccessCost cost_of_addresses(MemorySpace space, const std::vector<std::uint64_t>& addresses,

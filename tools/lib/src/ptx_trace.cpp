@@ -177,9 +177,18 @@ class Reader {
     if (!pc_value) fail_at(name_, line_, fmt::format("bad PC '{}'", rest.substr(0, pc_end)));
     const std::uint64_t pc = *pc_value;
     rest = trim(rest.substr(pc_end));
+    TraceLocation where{pc, {}, 0};
     if (starts_with(rest, "(")) {  // (file.ptx:line)
       const std::size_t close = rest.find(')');
       if (close == std::string_view::npos) fail_at(name_, line_, "unclosed '(' of the source location");
+      const std::string_view source = rest.substr(1, close - 1);
+      const std::size_t colon = source.rfind(':');
+      if (colon != std::string_view::npos) {
+        // An unreadable line number reads as unknown: every instruction may
+        // then follow a label.
+        where.file = source.substr(0, colon);
+        where.line = parse_uint(source.substr(colon + 1), ~std::uint64_t{0}).value_or(0);
+      }
       rest = trim(rest.substr(close + 1));
     }
     const std::size_t semi = rest.find(';');
@@ -228,7 +237,7 @@ class Reader {
     WarpTrace& w = out_.blocks.back().warps[it->second];
     // Registers as affine functions of the thread index give each memory
     // access its transactions / bank passes (lane_values.hpp).
-    const AccessCost cost = lanes_[it->second].step(opcode, guard_text, operands);
+    const AccessCost cost = lanes_[it->second].step(opcode, guard_text, operands, where);
     Instruction ins = make_instruction(unit, kind, ops, name_, line_);
     ins.extra_cycles = extra_cycles_for(config_, unit, cost.passes);
     if (kind == OpKind::load && generic_access(opcode)) {

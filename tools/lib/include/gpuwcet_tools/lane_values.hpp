@@ -78,7 +78,30 @@ struct AccessCost {
   bool exact = false;        // from real addresses (Accel-Sim) or a uniform address
 };
 
+// Where a traced instruction sits: its address and PTX source location.
+// Lanes that a branch split can join again only at a label, and a label
+// sits between two instructions whose source lines are not consecutive.
+struct TraceLocation {
+  std::uint64_t pc = 0;
+  std::string_view file;   // the PTX file named by the trace line
+  std::uint64_t line = 0;  // 0: unknown (any instruction may follow a label)
+};
+
 // Follows a PTX warp trace instruction by instruction.
+//
+// A branch whose condition differs between lanes splits the warp: its lanes
+// run one path, then the other, and join again further on (GPGPU-Sim's
+// reconvergence stack). A write made while the warp may be split may reach
+// only some of the lanes that hold the register, so (docs/trace-formats.md,
+// "Split warps") a changed value becomes varying unless the write reaches
+// every lane holding the register: no split since the last block barrier,
+// no lanes parted since the register's first write, or the same straight
+// run of instructions (no label, branch or jump between) as a write that
+// did. On the fall-through of a branch whose condition it evaluates per
+// thread the per-thread mix is kept when it is still affine, and accesses
+// cost only that path's threads. A register written by one instruction only
+// keeps that instruction's value: a correct kernel reads it only where every
+// reading lane has just run that instruction.
 class LaneValueAnalysis {
  public:
   explicit LaneValueAnalysis(BlockShape shape) : shape_(shape) {}
@@ -88,17 +111,63 @@ class LaneValueAnalysis {
   // written ("%r1", "[%rd5+-1]", "%tid.x", "0f3F800000", "{%f1, %f2}").
   // Returns the cost of the instruction when it accesses memory.
   AccessCost step(std::string_view opcode, std::string_view guard,
-                  const std::vector<std::string_view>& operands);
+                  const std::vector<std::string_view>& operands, TraceLocation at = {});
 
   // The value of an operand right now (tests).
   LaneValue operand(std::string_view text) const;
 
  private:
+  // setp's comparison of two values known in every thread.
+  struct Comparison {
+    std::string op;  // eq ne lt le gt ge lo ls hi hs
+    LaneValue a, b;
+  };
+  // A predicate known per thread: the AND of comparisons and of predicates
+  // the same in every lane (`uniform_terms`).
+  struct LanePredicate {
+    std::vector<Comparison> all_of;
+    bool uniform_terms = false;
+  };
+  enum class Lanes { all, known, unknown };  // which lanes run the current instruction
+  struct Branch {
+    std::uint64_t pc = 0;
+    bool splits = false;                       // the lanes may part
+    bool always = false;                       // no guard
+    std::optional<std::vector<bool>> fall_through;  // threads that fall through, if known
+  };
+  struct Register {
+    LaneValue value;
+    std::uint64_t run = 0;     // run_ of its last write
+    std::uint64_t writer = 0;  // pc of its writer; kManyWriters once several, or unknown
+    std::uint64_t first_split = 0;  // splits_ at its first write
+    bool cover = true;  // its last write reached every lane holding it
+  };
+  static constexpr std::uint64_t kManyWriters = ~std::uint64_t{0};
+
   LaneValue address(std::string_view bracketed) const;
   void assign(std::string_view dst, const LaneValue& v, std::string_view guard);
+  void enter(const TraceLocation& at);
+  void branch(std::string_view base, std::string_view guard,
+              const std::vector<std::string_view>& ops);
+  void record_predicate(std::string_view base, std::string_view opcode,
+                        const std::vector<std::string_view>& ops);
+  std::optional<std::vector<std::int64_t>> per_thread(const LaneValue& v) const;
+  std::optional<std::vector<bool>> holds(const LanePredicate& p, bool negate) const;
+  LaneValue mix(const LaneValue& written, const LaneValue& kept) const;
 
   BlockShape shape_;
-  std::unordered_map<std::string, LaneValue> regs_;
+  std::unordered_map<std::string, Register> regs_;
+  std::unordered_map<std::string, LanePredicate> predicates_;
+  Lanes lanes_ = Lanes::all;
+  std::vector<bool> mask_;      // lanes_ == known: the threads running
+  std::uint64_t run_ = 0;       // straight run of instructions (no label, no branch)
+  std::uint64_t splits_ = 0;    // times lanes may have parted (splits, path switches)
+  std::uint64_t pc_ = 0;        // of the instruction being fed
+  bool pc_known_ = false;       // it came with its location
+  bool started_ = false;
+  std::uint64_t last_pc_ = 0, last_line_ = 0;
+  std::string last_file_;
+  std::optional<Branch> branch_;  // the previous instruction, when a branch
   // Loops repeat the same accesses: costs by (space, address, bytes).
   std::unordered_map<std::string, AccessCost> costs_;
 };
@@ -113,9 +182,11 @@ MemorySpace memory_space(std::string_view opcode);
 
 // Upper bound on the cost of an access of `bytes` per lane at `address` by
 // every lane of a warp of a block of `shape`, at the worst alignment of the
-// uniform part and the worst placement of the warp in the block.
+// uniform part and the worst placement of the warp in the block. `active`,
+// when given for a known shape (one flag per thread, x fastest), limits the
+// access to the flagged threads: the others do not run it.
 AccessCost cost_of_access(MemorySpace space, const LaneValue& address, std::uint32_t bytes,
-                          BlockShape shape);
+                          BlockShape shape, const std::vector<bool>* active = nullptr);
 
 // Exact cost from the addresses of the active lanes (Accel-Sim traces).
 AccessCost cost_of_addresses(MemorySpace space, const std::vector<std::uint64_t>& addresses,

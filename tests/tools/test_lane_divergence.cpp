@@ -1,0 +1,160 @@
+// Split warps in PTX traces (lane_values.hpp, docs/trace-formats.md "Split
+// warps"): a write that only some lanes make, lanes that a branch on the
+// thread index leaves out, and the PTX reader passing source locations. The
+// expected costs are worked out by hand in the comments (32-byte sectors,
+// 32 banks of 4-byte words, one block of 32 threads).
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet_tools/lane_values.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+using namespace gpuwcet;
+using namespace gpuwcet::tools;
+
+namespace {
+
+const BlockShape kWarp{32, 1, 1};
+
+// Feeds instructions the way a GPGPU-Sim PTX trace places them: 8 bytes per
+// instruction, one source line each. skip(n) leaves n source lines (a blank
+// line, a label) before the next one; jump(pc) continues elsewhere.
+struct Feeder {
+  LaneValueAnalysis a{kWarp};
+  std::uint64_t pc = 0x100, line = 10;
+  AccessCost step(std::string_view op, std::string_view guard, std::vector<std::string_view> ops) {
+    const AccessCost c = a.step(op, guard, ops, TraceLocation{pc, "k.ptx", line});
+    pc += 8;
+    line += 1;
+    return c;
+  }
+  void skip(std::uint64_t lines) { line += lines; }
+  void jump(std::uint64_t to_pc, std::uint64_t to_line) {
+    pc = to_pc;
+    line = to_line;
+  }
+};
+
+// if (tid < 16) p = 0; else p = 128 * tid;  then every lane loads at p.
+// Lanes 16-31 touch 16 sectors and lanes 0-15 one more: 17 at least. Before
+// split warps were followed, the last write won and the load cost 1.
+TEST(LaneDivergence, IfElseWritesMakeTheMergedValueVary) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("setp.lt.u32", "", {"%p1", "%r1", "16"});
+  f.step("bra", "@%p1", {"ELSE"});           // lanes 0-15 take it
+  f.skip(1);                                  // the blank line of the fall-through block
+  f.step("mul.lo.u32", "", {"%r2", "%r1", "128"});  // lanes 16-31
+  f.step("bra.uni", "", {"END"});
+  f.jump(0x200, 40);                          // ELSE: the other lanes' path
+  f.step("mov.u32", "", {"%r2", "0"});        // lanes 0-15
+  f.skip(2);                                  // END: label, all lanes again
+  EXPECT_TRUE(f.a.operand("%r2").varying);
+  EXPECT_GE(f.step("ld.global.u32", "", {"%r3", "[%r2]"}).passes, 17u);
+}
+
+// if (tid > 0) skip; the fall-through runs lane 0 alone. A shared load at
+// 64 * tid puts 32 lanes in two banks, 16 passes; lane 0 alone makes one.
+TEST(LaneDivergence, FallThroughOfAThreadIndexTestCostsItsLanesOnly) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("shl.b32", "", {"%r2", "%r1", "6"});
+  EXPECT_EQ(f.step("ld.shared.u32", "", {"%r9", "[%r2]"}).passes, 16u);
+  f.step("setp.gt.s32", "", {"%p1", "%r1", "0"});
+  f.step("bra", "@%p1", {"SKIP"});
+  f.skip(1);
+  EXPECT_EQ(f.step("ld.shared.u32", "", {"%r3", "[%r2]"}).passes, 1u);
+  EXPECT_EQ(f.step("st.shared.u32", "", {"[%r2+4]", "%r3"}).passes, 1u);
+  // A label may follow: lanes parked there may join, so every lane counts.
+  f.skip(2);
+  EXPECT_EQ(f.step("ld.shared.u32", "", {"%r4", "[%r2]"}).passes, 16u);
+}
+
+// r3 = tid; if (tid == 0) r3 = 0;  lane 0 writes 0, which is its tid: r3
+// stays tid in every lane, and a load at 4 * r3 costs 5 sectors (128 bytes
+// at the worst alignment), neither 1 (r3 = 0) nor 32 (varying).
+TEST(LaneDivergence, PartialWriteKeepsAnAffineMix) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("mov.u32", "", {"%r3", "%r1"});
+  f.step("setp.ne.s32", "", {"%p1", "%r1", "0"});
+  f.step("bra", "@%p1", {"L"});
+  f.skip(1);
+  f.step("mov.u32", "", {"%r3", "0"});
+  f.skip(2);
+  EXPECT_EQ(f.a.operand("%r3"), LaneValue::thread_index(0));
+  f.step("shl.b32", "", {"%r4", "%r3", "2"});
+  EXPECT_EQ(f.step("ld.global.u32", "", {"%r5", "[%r4]"}).passes, 5u);
+}
+
+// if (tid == 0 && n > 0) for (i = 0; i < 4; ++i) load x[i]: the lanes that
+// run the loop all run every write of i, which stays the same in all of
+// them: one sector per load.
+TEST(LaneDivergence, LoopInsideASplitKeepsItsCounter) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("ld.param.u32", "", {"%r9", "[k_param_0]"});
+  f.step("setp.eq.s32", "", {"%p1", "%r1", "0"});
+  f.step("setp.gt.s32", "", {"%p2", "%r9", "0"});
+  f.step("and.pred", "", {"%p3", "%p1", "%p2"});
+  f.step("bra", "@!%p3", {"END"});
+  f.skip(1);
+  f.step("mov.u32", "", {"%r5", "0"});
+  f.skip(2);  // LOOP: a label, entered by falling through
+  const std::uint64_t loop_pc = f.pc, loop_line = f.line;
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) f.jump(loop_pc, loop_line);  // the back edge, taken
+    f.step("shl.b32", "", {"%r6", "%r5", "2"});
+    EXPECT_EQ(f.step("ld.global.u32", "", {"%r7", "[%r6]"}).passes, 1u) << i;
+    f.step("add.s32", "", {"%r5", "%r5", "1"});
+    f.step("setp.lt.s32", "", {"%p4", "%r5", "4"});
+    f.step("bra", "@%p4", {"LOOP"});
+  }
+  EXPECT_TRUE(f.a.operand("%r5").is_uniform());
+}
+
+// A branch on loaded data may split the warp anyhow: a constant changed
+// under it no longer holds in every lane; after a block barrier the warp is
+// whole again and a write holds everywhere.
+TEST(LaneDivergence, UnknownSplitsAndBarriers) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("shl.b32", "", {"%r10", "%r1", "2"});
+  f.step("mov.u32", "", {"%r2", "4"});
+  f.step("ld.global.u32", "", {"%r9", "[%r10]"});  // one value per lane
+  f.step("setp.eq.s32", "", {"%p1", "%r9", "0"});
+  f.step("bra", "@%p1", {"L"});
+  f.skip(1);
+  f.step("mov.u32", "", {"%r2", "8"});
+  EXPECT_TRUE(f.a.operand("%r2").varying);
+  f.skip(2);
+  f.step("bar.sync", "", {"0"});
+  f.step("mov.u32", "", {"%r2", "12"});
+  EXPECT_EQ(f.a.operand("%r2"), LaneValue::constant(12));
+}
+
+// The PTX reader passes each line's address and source location: the
+// fall-through of `@%p1 bra` (lane 0 alone) costs no bank conflict.
+TEST(LaneDivergence, PtxReaderFollowsSplitWarps) {
+  const std::string trace =
+      "warp 0 :  PC=0x100 (k.ptx:10) mov.u32 %r1, %tid.x;\n"
+      "warp 0 :  PC=0x108 (k.ptx:11) shl.b32 %r2, %r1, 6;\n"
+      "warp 0 :  PC=0x110 (k.ptx:12) setp.gt.s32%p1, %r1, 0;\n"
+      "warp 0 :  PC=0x118 (k.ptx:13) @%p1 bra BB0_2;\n"
+      "warp 0 :  PC=0x120 (k.ptx:15) ld.shared.u32 %r3, [%r2];\n"
+      "warp 0 :  PC=0x128 (k.ptx:18) ld.shared.u32 %r4, [%r2];\n"
+      "warp 0 :  PC=0x130 (k.ptx:19) ret;\n";
+  const HardwareConfig hw = hardware_preset("orin-sm", 200);
+  TraceReadOptions o;
+  o.block_shape = kWarp;
+  const TraceFile t = read_trace_text("split.trace", trace, TraceFormat::ptx, hw, o);
+  const auto& code = t.blocks.at(0).warps.at(0).code;
+  ASSERT_EQ(code.size(), 7u);
+  EXPECT_EQ(code[4].extra_cycles, 0);   // lane 0 alone: one pass
+  EXPECT_EQ(code[5].extra_cycles, 15);  // after a possible label: 16 passes
+}
+
+}  // namespace

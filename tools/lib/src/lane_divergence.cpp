@@ -1,0 +1,236 @@
+// Split warps in a PTX trace (lane_values.hpp, docs/trace-formats.md "Split
+// warps"): which lanes run an instruction, predicates known per thread, and
+// the per-thread mix a write leaves when only some lanes make it.
+#include <cstddef>
+
+#include "gpuwcet_tools/lane_values.hpp"
+#include "gpuwcet_tools/opcode_classes.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
+
+namespace gpuwcet::tools {
+
+namespace {
+
+constexpr std::uint64_t kPtxInstructionBytes = 8;
+
+bool known_everywhere(const LaneValue& v) {
+  if (v.varying || !v.base_known) return false;
+  for (const LaneValue::Term& t : v.tid) {
+    if (!t.known) return false;
+  }
+  return true;
+}
+
+bool compare(std::string_view op, std::int64_t a, std::int64_t b, bool& ok) {
+  ok = true;
+  if (op == "eq") return a == b;
+  if (op == "ne") return a != b;
+  if (op == "lt") return a < b;
+  if (op == "le") return a <= b;
+  if (op == "gt") return a > b;
+  if (op == "ge") return a >= b;
+  // Unsigned comparisons of values that may be negative would wrap.
+  ok = a >= 0 && b >= 0;
+  if (op == "lo") return a < b;
+  if (op == "ls") return a <= b;
+  if (op == "hi") return a > b;
+  if (op == "hs") return a >= b;
+  ok = false;
+  return false;
+}
+
+// Whether every warp of the block runs `fall_through` whole or not at all.
+bool no_warp_splits(const std::vector<bool>& fall_through) {
+  for (std::size_t first = 0; first < fall_through.size(); first += kWarpLanes) {
+    const std::size_t end = std::min(fall_through.size(), first + kWarpLanes);
+    for (std::size_t t = first + 1; t < end; ++t) {
+      if (fall_through[t] != fall_through[first]) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::int64_t>> LaneValueAnalysis::per_thread(const LaneValue& v) const {
+  if (!shape_.known() || !known_everywhere(v)) return std::nullopt;
+  const std::uint64_t threads = std::uint64_t{shape_.x} * shape_.y * shape_.z;
+  std::vector<std::int64_t> out(threads);
+  for (std::uint64_t t = 0; t < threads; ++t) {
+    const std::int64_t x = static_cast<std::int64_t>(t % shape_.x);
+    const std::int64_t y = static_cast<std::int64_t>((t / shape_.x) % shape_.y);
+    const std::int64_t z = static_cast<std::int64_t>(t / (std::uint64_t{shape_.x} * shape_.y));
+    std::int64_t value = v.base;
+    for (const auto& [a, i] : {std::pair{v.tid[0].value, x}, std::pair{v.tid[1].value, y},
+                               std::pair{v.tid[2].value, z}}) {
+      std::int64_t term = 0;
+      if (__builtin_mul_overflow(a, i, &term) || __builtin_add_overflow(value, term, &value)) {
+        return std::nullopt;
+      }
+    }
+    out[t] = value;
+  }
+  return out;
+}
+
+std::optional<std::vector<bool>> LaneValueAnalysis::holds(const LanePredicate& p,
+                                                          bool negate) const {
+  if (!shape_.known()) return std::nullopt;
+  // The negation of an AND with terms the same in every lane but unknown
+  // is all lanes or the negated comparisons: not known per thread.
+  if (negate && p.uniform_terms) return std::nullopt;
+  std::vector<bool> out(std::uint64_t{shape_.x} * shape_.y * shape_.z, true);
+  for (const Comparison& c : p.all_of) {
+    const auto a = per_thread(c.a);
+    const auto b = per_thread(c.b);
+    if (!a || !b) return std::nullopt;
+    for (std::size_t t = 0; t < out.size(); ++t) {
+      bool ok = false;
+      const bool r = compare(c.op, (*a)[t], (*b)[t], ok);
+      if (!ok) return std::nullopt;
+      out[t] = out[t] && r;
+    }
+  }
+  if (negate) out.flip();
+  return out;
+}
+
+LaneValue LaneValueAnalysis::mix(const LaneValue& written, const LaneValue& kept) const {
+  const auto w = per_thread(written);
+  const auto k = per_thread(kept);
+  if (!w || !k || mask_.size() != w->size()) return LaneValue::unknown();
+  bool as_written = true;
+  bool as_kept = true;
+  for (std::size_t t = 0; t < w->size(); ++t) {
+    const std::int64_t now = mask_[t] ? (*w)[t] : (*k)[t];
+    as_written = as_written && now == (*w)[t];
+    as_kept = as_kept && now == (*k)[t];
+  }
+  if (as_written) return written;
+  if (as_kept) return kept;
+  return LaneValue::unknown();
+}
+
+void LaneValueAnalysis::enter(const TraceLocation& at) {
+  const bool follows = started_ && at.line != 0 && last_line_ != 0 &&
+                       at.pc == last_pc_ + kPtxInstructionBytes && at.line == last_line_ + 1 &&
+                       at.file == last_file_;
+  if (branch_) {
+    // The fall-through of a branch may sit one source line further (the
+    // blank line that opens a basic block in GPGPU-Sim's PTX); a label
+    // takes a line of its own besides, so none sits between them (a branch
+    // to the very next instruction is not taken for one).
+    const bool falls_through = started_ && at.line != 0 && last_line_ != 0 &&
+                               at.pc == branch_->pc + kPtxInstructionBytes &&
+                               at.line > last_line_ && at.line <= last_line_ + 2 &&
+                               at.file == last_file_;
+    if (falls_through) {
+      // The fall-through runs first (or alone).
+      if (branch_->splits) {
+        ++run_;
+        ++splits_;
+        if (branch_->fall_through) {
+          lanes_ = Lanes::known;
+          mask_ = std::move(*branch_->fall_through);
+        } else {
+          lanes_ = Lanes::unknown;
+        }
+      }
+    } else {
+      ++run_;  // taken
+      // A split warp's other path, or (after a jump that always branches,
+      // like the one over an else) a switch to it, runs other lanes.
+      if (branch_->splits || (branch_->always && lanes_ != Lanes::all)) ++splits_;
+      if (branch_->splits || lanes_ != Lanes::all) lanes_ = Lanes::unknown;
+    }
+    branch_.reset();
+  } else if (!follows) {
+    // A label may lie between: lanes parked there may join. After a jump
+    // that no branch made, the stack of a split warp switched paths: other
+    // lanes run now.
+    ++run_;
+    if (lanes_ != Lanes::all) {
+      lanes_ = Lanes::unknown;
+      if (!started_ || at.pc != last_pc_ + kPtxInstructionBytes || at.file != last_file_) ++splits_;
+    }
+  }
+  started_ = true;
+  last_pc_ = at.pc;
+  last_line_ = at.line;
+  if (last_file_ != at.file) last_file_.assign(at.file.data(), at.file.size());
+  pc_ = at.pc;
+  pc_known_ = at.line != 0;
+}
+
+void LaneValueAnalysis::branch(std::string_view base, std::string_view guard,
+                               const std::vector<std::string_view>& ops) {
+  Branch b;
+  b.pc = pc_;
+  b.always = guard.empty();
+  const bool uniform_guard = guard.empty() || operand(guard).is_uniform();
+  const bool uniform_target = base == "bra" || (!ops.empty() && operand(ops[0]).is_uniform());
+  b.splits = !uniform_guard || !uniform_target;
+  if (b.splits && base == "bra" && lanes_ == Lanes::all) {
+    // The lanes that fall through: where the guard is false (@%p) or true
+    // (@!%p). When they fall through, the guard's terms the same in every
+    // lane are true (@!%p) or cannot be told apart (@%p).
+    const bool negated = detail::starts_with(guard, "!");
+    const std::string name(negated ? guard.substr(1) : guard);
+    const auto it = predicates_.find(name);
+    if (it != predicates_.end()) {
+      b.fall_through = holds(it->second, !negated);
+      if (b.fall_through && no_warp_splits(*b.fall_through)) {
+        b.splits = false;
+        b.fall_through.reset();
+      }
+    }
+  }
+  branch_ = std::move(b);
+}
+
+void LaneValueAnalysis::record_predicate(std::string_view base, std::string_view opcode,
+                                         const std::vector<std::string_view>& ops) {
+  if (ops.empty()) return;
+  std::string_view dst = detail::trim(ops[0]);
+  const std::size_t bar = dst.find('|');
+  if (bar != std::string_view::npos) {  // "%p|%q": %q is the negation, not kept
+    predicates_.erase(std::string(detail::trim(dst.substr(bar + 1))));
+    dst = detail::trim(dst.substr(0, bar));
+  }
+  const std::string name(dst);
+  predicates_.erase(name);
+  // Only a predicate every lane computes is known per thread.
+  if (lanes_ != Lanes::all || ops.size() < 3) return;
+  if (base == "setp") {
+    static constexpr std::string_view kOps[] = {"eq", "ne", "lt", "le", "gt", "ge",
+                                                "lo", "ls", "hi", "hs"};
+    if (opcode.size() <= 5) return;
+    const std::string_view op = opcode.substr(5, opcode.find('.', 5) - 5);
+    const bool integer = !has_component(opcode, "f32") && !has_component(opcode, "f64") &&
+                         !has_component(opcode, "f16");
+    for (std::string_view k : kOps) {
+      if (op == k && integer && ops.size() == 3) {
+        predicates_[name] = LanePredicate{{Comparison{std::string(op), operand(ops[1]), operand(ops[2])}}, false};
+        return;
+      }
+    }
+    return;
+  }
+  if (base == "and" && has_component(opcode, "pred")) {
+    LanePredicate r;
+    for (std::size_t k = 1; k < 3; ++k) {
+      const std::string_view src = detail::trim(ops[k]);
+      if (const auto it = predicates_.find(std::string(src)); it != predicates_.end()) {
+        r.all_of.insert(r.all_of.end(), it->second.all_of.begin(), it->second.all_of.end());
+        r.uniform_terms = r.uniform_terms || it->second.uniform_terms;
+      } else if (operand(src).is_uniform()) {
+        r.uniform_terms = true;
+      } else {
+        return;
+      }
+    }
+    predicates_[name] = std::move(r);
+  }
+}
+
+}  // namespace gpuwcet::tools
