@@ -73,6 +73,20 @@ TEST(LaneDivergence, FallThroughOfAThreadIndexTestCostsItsLanesOnly) {
   EXPECT_EQ(f.step("ld.shared.u32", "", {"%r4", "[%r2]"}).passes, 16u);
 }
 
+// A comparison under a guard that differs between lanes leaves the other
+// lanes' predicate as it was: the branch on it has no known fall-through,
+// and the access after it counts every lane (16 passes).
+TEST(LaneDivergence, GuardedComparisonIsNotKnownPerThread) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("shl.b32", "", {"%r2", "%r1", "6"});
+  f.step("setp.lt.s32", "", {"%p9", "%r1", "7"});
+  f.step("setp.gt.s32", "@%p9", {"%p1", "%r1", "0"});
+  f.step("bra", "@%p1", {"SKIP"});
+  f.skip(1);
+  EXPECT_EQ(f.step("ld.shared.u32", "", {"%r3", "[%r2]"}).passes, 16u);
+}
+
 // r3 = tid; if (tid == 0) r3 = 0;  lane 0 writes 0, which is its tid: r3
 // stays tid in every lane, and a load at 4 * r3 costs 5 sectors (128 bytes
 // at the worst alignment), neither 1 (r3 = 0) nor 32 (varying).

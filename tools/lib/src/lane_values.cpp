@@ -383,7 +383,8 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     result = uniform ? LaneValue::uniform() : LaneValue::unknown();
   }
   assign(ops[0], result, guard);
-  if (base == "setp" || base == "and") record_predicate(base, opcode, ops);
+  // A guarded comparison leaves the other lanes' predicate as it was.
+  if ((base == "setp" || base == "and") && guard.empty()) record_predicate(base, opcode, ops);
   return cost;
 }
 
