@@ -316,6 +316,11 @@ void slack_table(int blocks) {
           for (int k = 0; k < 3; ++k) top_shown[k] = hs[k];
         }
       }
+      // The bracket above is block_bound's, term for term.
+      BlockBound core{};
+      if (block_bound(s, s.size(), 1, core) != Status::ok || core.safe_upper_bound != top_value) {
+        std::abort();
+      }
       std::uint64_t sim = 0;
       for (const SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
                                       SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {

@@ -11,16 +11,6 @@ namespace gpuwcet::tools {
 
 namespace {
 
-constexpr std::uint64_t kPtxInstructionBytes = 8;
-
-bool known_everywhere(const LaneValue& v) {
-  if (v.varying || !v.base_known) return false;
-  for (const LaneValue::Term& t : v.tid) {
-    if (!t.known) return false;
-  }
-  return true;
-}
-
 bool compare(std::string_view op, std::int64_t a, std::int64_t b, bool& ok) {
   ok = true;
   if (op == "eq") return a == b;
@@ -53,7 +43,7 @@ bool no_warp_splits(const std::vector<bool>& fall_through) {
 }  // namespace
 
 std::optional<std::vector<std::int64_t>> LaneValueAnalysis::per_thread(const LaneValue& v) const {
-  if (!shape_.known() || !known_everywhere(v)) return std::nullopt;
+  if (!shape_.known() || !v.known_everywhere()) return std::nullopt;
   const std::uint64_t threads = std::uint64_t{shape_.x} * shape_.y * shape_.z;
   std::vector<std::int64_t> out(threads);
   for (std::uint64_t t = 0; t < threads; ++t) {

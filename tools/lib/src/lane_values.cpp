@@ -121,13 +121,7 @@ LaneValue join(const LaneValue& a, const LaneValue& b) {
 
 // Two abstract values that are surely the same number in every lane: equal
 // and fully known. (Two "uniform, value unknown" may differ.)
-bool identical(const LaneValue& a, const LaneValue& b) {
-  if (!(a == b) || a.varying || !a.base_known) return false;
-  for (const LaneValue::Term& t : a.tid) {
-    if (!t.known) return false;
-  }
-  return true;
-}
+bool identical(const LaneValue& a, const LaneValue& b) { return a == b && a.known_everywhere(); }
 
 bool is_memory(std::string_view base) {
   return base == "ld" || base == "ldu" || base == "st" || base == "atom" || base == "red";
@@ -156,6 +150,14 @@ LaneValue LaneValue::thread_index(int dim) {
 
 bool LaneValue::is_uniform() const {
   return !varying && tid[0].zero() && tid[1].zero() && tid[2].zero();
+}
+
+bool LaneValue::known_everywhere() const {
+  if (varying || !base_known) return false;
+  for (const Term& t : tid) {
+    if (!t.known) return false;
+  }
+  return true;
 }
 
 bool LaneValue::operator==(const LaneValue& o) const {

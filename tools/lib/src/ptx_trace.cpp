@@ -16,9 +16,6 @@ namespace gpuwcet::tools::detail {
 
 namespace {
 
-// GPGPU-Sim numbers PTX instructions 8 bytes apart.
-constexpr std::uint64_t kPtxInstructionBytes = 8;
-
 // A load (ld/ldu/atom) without a state space: a generic address.
 bool generic_access(std::string_view opcode) {
   static constexpr std::string_view kSpaces[] = {"global", "shared", "local", "param",

@@ -67,6 +67,9 @@ struct LaneValue {
   static LaneValue thread_index(int dim);  // tid.x (0), tid.y (1), tid.z (2)
   bool is_uniform() const;
   bool is_constant() const { return is_uniform() && base_known; }
+  // The same known number in every thread of a known launch: base and every
+  // multiplier known.
+  bool known_everywhere() const;
   bool operator==(const LaneValue& o) const;
 };
 
@@ -77,6 +80,9 @@ struct AccessCost {
   std::uint32_t passes = 1;  // transactions (global) or bank passes (shared), >= 1
   bool exact = false;        // from real addresses (Accel-Sim) or a uniform address
 };
+
+// GPGPU-Sim numbers PTX instructions 8 bytes apart.
+inline constexpr std::uint64_t kPtxInstructionBytes = 8;
 
 // Where a traced instruction sits: its address and PTX source location.
 // Lanes that a branch split can join again only at a label, and a label
