@@ -51,9 +51,10 @@ TEST(LaneDivergence, IfElseWritesMakeTheMergedValueVary) {
   f.step("bra.uni", "", {"END"});
   f.jump(0x200, 40);                          // ELSE: the other lanes' path
   f.step("mov.u32", "", {"%r2", "0"});        // lanes 0-15
+  EXPECT_EQ(f.a.operand("%r2"), LaneValue::constant(0));  // in the lanes running
   f.skip(2);                                  // END: label, all lanes again
-  EXPECT_TRUE(f.a.operand("%r2").varying);
   EXPECT_GE(f.step("ld.global.u32", "", {"%r3", "[%r2]"}).passes, 17u);
+  EXPECT_TRUE(f.a.operand("%r2").varying);
 }
 
 // if (tid > 0) skip; the fall-through runs lane 0 alone. A shared load at
@@ -99,8 +100,8 @@ TEST(LaneDivergence, PartialWriteKeepsAnAffineMix) {
   f.skip(1);
   f.step("mov.u32", "", {"%r3", "0"});
   f.skip(2);
-  EXPECT_EQ(f.a.operand("%r3"), LaneValue::thread_index(0));
   f.step("shl.b32", "", {"%r4", "%r3", "2"});
+  EXPECT_EQ(f.a.operand("%r3"), LaneValue::thread_index(0));
   EXPECT_EQ(f.step("ld.global.u32", "", {"%r5", "[%r4]"}).passes, 5u);
 }
 
@@ -131,8 +132,9 @@ TEST(LaneDivergence, LoopInsideASplitKeepsItsCounter) {
 }
 
 // A branch on loaded data may split the warp anyhow: a constant changed
-// under it no longer holds in every lane; after a block barrier the warp is
-// whole again and a write holds everywhere.
+// under it holds in the lanes that made the change until lanes may join (a
+// label), and no longer after. A block barrier does not make the warp whole
+// again.
 TEST(LaneDivergence, UnknownSplitsAndBarriers) {
   Feeder f;
   f.step("mov.u32", "", {"%r1", "%tid.x"});
@@ -143,11 +145,62 @@ TEST(LaneDivergence, UnknownSplitsAndBarriers) {
   f.step("bra", "@%p1", {"L"});
   f.skip(1);
   f.step("mov.u32", "", {"%r2", "8"});
-  EXPECT_TRUE(f.a.operand("%r2").varying);
+  EXPECT_EQ(f.a.operand("%r2"), LaneValue::constant(8));
   f.skip(2);
   f.step("bar.sync", "", {"0"});
+  EXPECT_TRUE(f.a.operand("%r2").varying);
   f.step("mov.u32", "", {"%r2", "12"});
   EXPECT_EQ(f.a.operand("%r2"), LaneValue::constant(12));
+  f.skip(2);
+  f.step("mov.u32", "", {"%r3", "0"});
+  EXPECT_TRUE(f.a.operand("%r2").varying);
+}
+
+// nvcc compiles lud_diagonal's `if (tx > i) {...} __syncthreads();` with
+// the barrier inside the branch: lane 0 skips it and waits at the join, and
+// GPGPU-Sim lets the warp pass the barrier with lanes 1-31. Here lane 0
+// alone passes a barrier, then writes 4096 over its 128 * tid; after the
+// join the 32 lanes load at sectors 128 (lane 0) and 4 * tid (the others):
+// 32 sectors. When a barrier made the warp whole, the write covered every
+// lane and the load cost 1.
+TEST(LaneDivergence, BarrierInsideASplitDoesNotJoinIt) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("shl.b32", "", {"%r2", "%r1", "7"});
+  f.step("setp.gt.s32", "", {"%p1", "%r1", "0"});
+  f.step("bra", "@%p1", {"SKIP"});
+  f.skip(1);
+  f.step("bar.sync", "", {"0"});
+  f.step("mov.u32", "", {"%r2", "4096"});
+  f.skip(2);  // SKIP: lanes 1-31 join
+  EXPECT_GE(f.step("ld.global.u32", "", {"%r3", "[%r2]"}).passes, 32u);
+}
+
+// for (k = 0; k < 32; ++k) { if (tid == k) p = 64 * k; __syncthreads(); }
+// then every lane loads at p. p has one writer, but each lane ran it in
+// another iteration: p = 64 * tid, 32 sectors. When a barrier made the warp
+// whole (keeping k known) and a register with one writer kept that write's
+// value, p read as the constant 64 * 31 and the load cost 1.
+TEST(LaneDivergence, LoopCarriedWriteUnderASplitVaries) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("mov.u32", "", {"%r5", "0"});
+  f.skip(2);  // LOOP
+  const std::uint64_t loop_pc = f.pc, loop_line = f.line;
+  for (int k = 0; k < 32; ++k) {
+    if (k > 0) f.jump(loop_pc, loop_line);  // the back edge, taken
+    f.step("setp.eq.s32", "", {"%p1", "%r1", "%r5"});
+    f.step("bra", "@!%p1", {"NEXT"});
+    f.skip(1);
+    f.step("shl.b32", "", {"%r2", "%r5", "6"});  // lane k alone
+    f.skip(2);                                   // NEXT: the others join
+    f.step("bar.sync", "", {"0"});
+    f.step("add.s32", "", {"%r5", "%r5", "1"});
+    f.step("setp.lt.s32", "", {"%p4", "%r5", "32"});
+    f.step("bra", "@%p4", {"LOOP"});
+  }
+  f.skip(1);
+  EXPECT_GE(f.step("ld.global.u32", "", {"%r3", "[%r2]"}).passes, 32u);
 }
 
 // The PTX reader passes each line's address and source location: the

@@ -101,6 +101,21 @@ LaneValue LaneValueAnalysis::mix(const LaneValue& written, const LaneValue& kept
   return LaneValue::unknown();
 }
 
+LaneValueAnalysis::LaneValueAnalysis(BlockShape shape) : shape_(shape) {
+  if (shape_.known()) mask_.assign(std::uint64_t{shape_.x} * shape_.y * shape_.z, true);
+}
+
+void LaneValueAnalysis::lanes_may_join() {
+  // Lanes parked at this point may join, or the stack switched to a split
+  // warp's other path: any thread may run, which ones is unknown.
+  ++epoch_;
+  lanes_ = Lanes::unknown;
+  if (!mask_full_) {
+    mask_.assign(mask_.size(), true);
+    mask_full_ = true;
+  }
+}
+
 void LaneValueAnalysis::enter(const TraceLocation& at) {
   const bool follows = started_ && at.line != 0 && last_line_ != 0 &&
                        at.pc == last_pc_ + kPtxInstructionBytes && at.line == last_line_ + 1 &&
@@ -115,13 +130,14 @@ void LaneValueAnalysis::enter(const TraceLocation& at) {
                                at.line > last_line_ && at.line <= last_line_ + 2 &&
                                at.file == last_file_;
     if (falls_through) {
-      // The fall-through runs first (or alone).
+      // The fall-through runs first (or alone): fewer lanes, none joining.
       if (branch_->splits) {
         ++run_;
         ++splits_;
         if (branch_->fall_through) {
-          lanes_ = Lanes::known;
           mask_ = std::move(*branch_->fall_through);
+          mask_full_ = false;
+          lanes_ = branch_->exact ? Lanes::known : Lanes::unknown;
         } else {
           lanes_ = Lanes::unknown;
         }
@@ -131,7 +147,7 @@ void LaneValueAnalysis::enter(const TraceLocation& at) {
       // A split warp's other path, or (after a jump that always branches,
       // like the one over an else) a switch to it, runs other lanes.
       if (branch_->splits || (branch_->always && lanes_ != Lanes::all)) ++splits_;
-      if (branch_->splits || lanes_ != Lanes::all) lanes_ = Lanes::unknown;
+      if (branch_->splits || lanes_ != Lanes::all) lanes_may_join();
     }
     branch_.reset();
   } else if (!follows) {
@@ -140,8 +156,8 @@ void LaneValueAnalysis::enter(const TraceLocation& at) {
     // lanes run now.
     ++run_;
     if (lanes_ != Lanes::all) {
-      lanes_ = Lanes::unknown;
       if (!started_ || at.pc != last_pc_ + kPtxInstructionBytes || at.file != last_file_) ++splits_;
+      lanes_may_join();
     }
   }
   started_ = true;
@@ -149,7 +165,6 @@ void LaneValueAnalysis::enter(const TraceLocation& at) {
   last_line_ = at.line;
   if (last_file_ != at.file) last_file_.assign(at.file.data(), at.file.size());
   pc_ = at.pc;
-  pc_known_ = at.line != 0;
 }
 
 void LaneValueAnalysis::branch(std::string_view base, std::string_view guard,
@@ -160,18 +175,25 @@ void LaneValueAnalysis::branch(std::string_view base, std::string_view guard,
   const bool uniform_guard = guard.empty() || operand(guard).is_uniform();
   const bool uniform_target = base == "bra" || (!ops.empty() && operand(ops[0]).is_uniform());
   b.splits = !uniform_guard || !uniform_target;
-  if (b.splits && base == "bra" && lanes_ == Lanes::all) {
+  if (b.splits && base == "bra") {
     // The lanes that fall through: where the guard is false (@%p) or true
     // (@!%p). When they fall through, the guard's terms the same in every
-    // lane are true (@!%p) or cannot be told apart (@%p).
+    // lane are true (@!%p) or cannot be told apart (@%p). The predicate
+    // holds in the lanes that computed it: every lane, or all those running
+    // now when no lanes may have joined since.
     const bool negated = detail::starts_with(guard, "!");
     const std::string name(negated ? guard.substr(1) : guard);
     const auto it = predicates_.find(name);
-    if (it != predicates_.end()) {
+    if (it != predicates_.end() && it->second.valid(epoch_)) {
       b.fall_through = holds(it->second, !negated);
       if (b.fall_through && no_warp_splits(*b.fall_through)) {
         b.splits = false;
         b.fall_through.reset();
+      } else if (b.fall_through) {
+        for (std::size_t t = 0; t < b.fall_through->size(); ++t) {
+          (*b.fall_through)[t] = (*b.fall_through)[t] && mask_[t];
+        }
+        b.exact = lanes_ != Lanes::unknown;
       }
     }
   }
@@ -189,8 +211,9 @@ void LaneValueAnalysis::record_predicate(std::string_view base, std::string_view
   }
   const std::string name(dst);
   predicates_.erase(name);
-  // Only a predicate every lane computes is known per thread.
-  if (lanes_ != Lanes::all || ops.size() < 3) return;
+  if (ops.size() < 3) return;
+  const auto reg = regs_.find(name);
+  const bool every_lane = lanes_ == Lanes::all || (reg != regs_.end() && reg->second.written_once);
   if (base == "setp") {
     static constexpr std::string_view kOps[] = {"eq", "ne", "lt", "le", "gt", "ge",
                                                 "lo", "ls", "hi", "hs"};
@@ -200,7 +223,8 @@ void LaneValueAnalysis::record_predicate(std::string_view base, std::string_view
                          !has_component(opcode, "f16");
     for (std::string_view k : kOps) {
       if (op == k && integer && ops.size() == 3) {
-        predicates_[name] = LanePredicate{{Comparison{std::string(op), operand(ops[1]), operand(ops[2])}}, false};
+        predicates_[name] = LanePredicate{{Comparison{std::string(op), operand(ops[1]), operand(ops[2])}},
+                                          false, every_lane, epoch_};
         return;
       }
     }
@@ -208,9 +232,12 @@ void LaneValueAnalysis::record_predicate(std::string_view base, std::string_view
   }
   if (base == "and" && has_component(opcode, "pred")) {
     LanePredicate r;
+    r.every_lane = every_lane;
+    r.epoch = epoch_;
     for (std::size_t k = 1; k < 3; ++k) {
       const std::string_view src = detail::trim(ops[k]);
-      if (const auto it = predicates_.find(std::string(src)); it != predicates_.end()) {
+      if (const auto it = predicates_.find(std::string(src));
+          it != predicates_.end() && it->second.valid(epoch_)) {
         r.all_of.insert(r.all_of.end(), it->second.all_of.begin(), it->second.all_of.end());
         r.uniform_terms = r.uniform_terms || it->second.uniform_terms;
       } else if (operand(src).is_uniform()) {

@@ -212,7 +212,8 @@ LaneValue LaneValueAnalysis::operand(std::string_view text) const {
       if (text == s || starts_with(text, std::string(s) + ".")) return LaneValue::uniform();
     }
     const auto it = regs_.find(std::string(text));
-    return it == regs_.end() ? LaneValue::unknown() : it->second.value;
+    if (it == regs_.end()) return LaneValue::unknown();
+    return it->second.epoch == epoch_ ? it->second.value : it->second.held;
   }
   if (starts_with(text, "0f") || starts_with(text, "0F") || starts_with(text, "0d") ||
       starts_with(text, "0D")) {
@@ -268,37 +269,44 @@ void LaneValueAnalysis::assign(std::string_view dst, const LaneValue& v, std::st
   const std::string name(dst);
   predicates_.erase(name);
   auto it = regs_.find(name);
+  // The lanes running now read `v` until lanes may join (lane_values.hpp);
+  // `held` is what every lane holding the register has after that.
   LaneValue value = v;
+  LaneValue held = v;
   // Whether every lane that holds the register makes this write.
   bool cover = true;
   if (it != regs_.end() && lanes_ != Lanes::all) {
     // The warp may be split: this write may reach only some of the lanes
-    // that hold the old value (lane_values.hpp). It reaches them all when
-    // no lanes have parted since the register's first write (lanes joining
-    // since never wrote it), or when it is in the same straight run as a
-    // write that reached them all.
+    // that hold the old value. It reaches them all when no lanes have
+    // parted since the register's first write (lanes joining since never
+    // wrote it), or when it is in the same straight run as a write that
+    // reached them all.
     const Register& old = it->second;
     cover = old.first_split == splits_ || (old.run == run_ && old.cover);
-    const bool only_writer = pc_known_ && old.writer == pc_;
-    if (!cover && !identical(old.value, v) && !only_writer) {
-      value = lanes_ == Lanes::known ? mix(v, old.value) : LaneValue::unknown();
+    if (!cover && !identical(old.held, v)) {
+      held = lanes_ == Lanes::known ? mix(v, old.held) : LaneValue::unknown();
     }
   }
   if (!guard.empty()) {
-    const LaneValue g = operand(guard);
-    const LaneValue old = it == regs_.end() ? LaneValue::unknown() : it->second.value;
-    // A uniform guard writes every lane or none; otherwise some lanes keep
-    // the old value.
-    value = g.is_uniform() ? join(old, value) : (identical(old, value) ? value : LaneValue::unknown());
+    // A uniform guard writes every running lane or none; otherwise some
+    // running lanes keep the old value.
+    const bool uniform = operand(guard).is_uniform();
+    const LaneValue now = it == regs_.end() ? LaneValue::unknown() : operand(dst);
+    const LaneValue before = it == regs_.end() ? LaneValue::unknown() : it->second.held;
+    value = uniform ? join(now, value) : (identical(now, value) ? value : LaneValue::unknown());
+    held = uniform ? join(before, held) : (identical(before, held) ? held : LaneValue::unknown());
     cover = false;
   }
   if (it == regs_.end()) {
-    regs_.emplace(name, Register{value, run_, pc_known_ ? pc_ : kManyWriters, splits_, cover});
+    regs_.emplace(name, Register{value, held, epoch_, run_, splits_, cover, true});
   } else {
-    it->second.value = value;
-    it->second.run = run_;
-    it->second.cover = cover;
-    if (!pc_known_ || it->second.writer != pc_) it->second.writer = kManyWriters;
+    Register& r = it->second;
+    r.value = value;
+    r.held = held;
+    r.epoch = epoch_;
+    r.run = run_;
+    r.cover = cover;
+    r.written_once = false;
   }
 }
 
@@ -325,8 +333,8 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
             key += t.known ? ':' + std::to_string(t.value) : std::string(":?");
           }
         }
-        if (lanes_ == Lanes::known) {
-          // Only the fall-through's threads run it (not cached: masks vary).
+        if (!mask_full_) {
+          // Only the threads that may run it (not cached: masks vary).
           cost = cost_of_access(space, addr, bytes, shape_, &mask_);
         } else {
           auto it = costs_.find(key);
@@ -350,12 +358,6 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
   if (base == "bra" || base == "brx") {
     branch(base, guard, ops);
     return cost;
-  }
-  if ((base == "bar" || base == "barrier") && !has_component(opcode, "arrive")) {
-    // CUDA requires every thread of the block to reach a block barrier
-    // together: the warp is whole again.
-    lanes_ = Lanes::all;
-    ++run_;
   }
   if ((base == "ret" || base == "exit") && !guard.empty() && !operand(guard).is_uniform()) {
     lanes_ = Lanes::unknown;  // some lanes leave

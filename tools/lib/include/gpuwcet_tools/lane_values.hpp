@@ -97,20 +97,23 @@ struct TraceLocation {
 //
 // A branch whose condition differs between lanes splits the warp: its lanes
 // run one path, then the other, and join again further on (GPGPU-Sim's
-// reconvergence stack). A write made while the warp may be split may reach
-// only some of the lanes that hold the register, so (docs/trace-formats.md,
-// "Split warps") a changed value becomes varying unless the write reaches
-// every lane holding the register: no split since the last block barrier,
-// no lanes parted since the register's first write, or the same straight
-// run of instructions (no label, branch or jump between) as a write that
-// did. On the fall-through of a branch whose condition it evaluates per
-// thread the per-thread mix is kept when it is still affine, and accesses
-// cost only that path's threads. A register written by one instruction only
-// keeps that instruction's value: a correct kernel reads it only where every
-// reading lane has just run that instruction.
+// reconvergence stack). Lanes join, or the other path's lanes take over,
+// only where the trace reaches a label or jumps; between two such points
+// (an *epoch*) the running lanes can only become fewer. So a register read
+// in the epoch of its last write holds that write's value in every reading
+// lane. Across epochs (docs/trace-formats.md, "Split warps") a changed value
+// is varying unless the write reached every lane holding the register: no
+// lanes parted since the register's first write, the same straight run of
+// instructions (no label, branch or jump between) as a write that did, or
+// the per-thread mix, when still affine, on the fall-through of a branch
+// whose condition it evaluates per thread. Accesses cost only the threads
+// that may run them: those on the fall-through of such branches since the
+// last label or jump. A block barrier does not make a split warp whole (nvcc
+// places `bar.sync` inside branches on the thread index, and GPGPU-Sim lets
+// a warp pass it with the lanes it has).
 class LaneValueAnalysis {
  public:
-  explicit LaneValueAnalysis(BlockShape shape) : shape_(shape) {}
+  explicit LaneValueAnalysis(BlockShape shape);
 
   // Feeds one executed instruction: `opcode` with its modifiers
   // ("ld.global.u8"), the guard register or empty, and its operands as
@@ -133,26 +136,37 @@ class LaneValueAnalysis {
   struct LanePredicate {
     std::vector<Comparison> all_of;
     bool uniform_terms = false;
+    // Valid in every lane that reads it (computed by every lane, or the
+    // register's first write: lanes that did not make it never wrote the
+    // register), or else in `epoch` (for the lanes running in that epoch).
+    bool every_lane = false;
+    std::uint64_t epoch = 0;
+    bool valid(std::uint64_t now) const { return every_lane || epoch == now; }
   };
   enum class Lanes { all, known, unknown };  // which lanes run the current instruction
   struct Branch {
     std::uint64_t pc = 0;
     bool splits = false;                       // the lanes may part
     bool always = false;                       // no guard
-    std::optional<std::vector<bool>> fall_through;  // threads that fall through, if known
+    // Threads that may fall through, when the condition is known per
+    // thread; exactly those when `exact`.
+    std::optional<std::vector<bool>> fall_through;
+    bool exact = false;
   };
   struct Register {
-    LaneValue value;
-    std::uint64_t run = 0;     // run_ of its last write
-    std::uint64_t writer = 0;  // pc of its writer; kManyWriters once several, or unknown
+    LaneValue value;     // in every lane that reads it in `epoch`
+    LaneValue held;      // in every lane holding it, in any later epoch
+    std::uint64_t epoch = 0;        // epoch_ of its last write
+    std::uint64_t run = 0;          // run_ of its last write
     std::uint64_t first_split = 0;  // splits_ at its first write
     bool cover = true;  // its last write reached every lane holding it
+    bool written_once = true;
   };
-  static constexpr std::uint64_t kManyWriters = ~std::uint64_t{0};
 
   LaneValue address(std::string_view bracketed) const;
   void assign(std::string_view dst, const LaneValue& v, std::string_view guard);
   void enter(const TraceLocation& at);
+  void lanes_may_join();
   void branch(std::string_view base, std::string_view guard,
               const std::vector<std::string_view>& ops);
   void record_predicate(std::string_view base, std::string_view opcode,
@@ -165,11 +179,15 @@ class LaneValueAnalysis {
   std::unordered_map<std::string, Register> regs_;
   std::unordered_map<std::string, LanePredicate> predicates_;
   Lanes lanes_ = Lanes::all;
-  std::vector<bool> mask_;      // lanes_ == known: the threads running
+  // Threads that may run the current instruction (one flag per thread of a
+  // known shape, else empty): exactly those when lanes_ == known, all when
+  // lanes_ == all.
+  std::vector<bool> mask_;
+  bool mask_full_ = true;       // mask_ holds every thread
   std::uint64_t run_ = 0;       // straight run of instructions (no label, no branch)
   std::uint64_t splits_ = 0;    // times lanes may have parted (splits, path switches)
+  std::uint64_t epoch_ = 0;     // times lanes may have joined or switched (labels, jumps)
   std::uint64_t pc_ = 0;        // of the instruction being fed
-  bool pc_known_ = false;       // it came with its location
   bool started_ = false;
   std::uint64_t last_pc_ = 0, last_line_ = 0;
   std::string last_file_;
