@@ -35,7 +35,7 @@ using Lanes = std::vector<std::int64_t>;
 
 // One linear PTX instruction.
 struct Ins {
-  enum Kind { mov_tid, mov_const, add, add_const, mul_const, load_data, load, setp, bra, jmp, bar } kind;
+  enum Kind { mov_tid, mov_const, add, add_const, mul_const, max, min, selp, load_data, load, setp, bra, jmp, bar } kind;
   int dst = 0, a = 0, b = 0;
   std::int64_t c = 0;
   std::string cmp;     // setp
@@ -76,15 +76,16 @@ struct Program {
   void block_start(bool label) { line += label ? 2 : 1; }  // blank line (+ label)
 
   void statement(int depth) {
-    const int pick = static_cast<int>(rng() % (depth < 2 ? 10 : 7));
+    const int pick = static_cast<int>(rng() % (depth < 2 ? 11 : 8));
     if (pick == 6) emit(op(Ins::bar));
+    else if (pick == 7) clamp();
     else if (pick == 0) emit(op(Ins::mov_const, out(), 0, 0, static_cast<std::int64_t>(rng() % 5)));
     else if (pick == 1) emit(op(Ins::add, out(), reg(), reg()));
     else if (pick == 2) emit(op(Ins::add_const, out(), reg(), 0, static_cast<std::int64_t>(rng() % 9) - 4));
     else if (pick == 3) emit(op(Ins::mul_const, out(), reg(), 0, static_cast<std::int64_t>(rng() % 40)));
     else if (pick == 4) emit(op(Ins::load_data, out(), reg()));
     else if (pick == 5) emit(op(Ins::load, 0, reg()));
-    else if (pick <= 8) conditional(depth);
+    else if (pick <= 9) conditional(depth);
     else loop(depth);
   }
   void body(int depth, int n) {
@@ -100,6 +101,20 @@ struct Program {
     i.p = ++predicates;
     emit(i);
     return i.p;
+  }
+  // max / min with a register or a constant; selp on a fresh comparison.
+  void clamp() {
+    const int kind = static_cast<int>(rng() % 3);
+    if (kind == 2) {
+      const int p = condition();
+      Ins s = op(Ins::selp, out(), reg(), reg());
+      s.p = p;
+      emit(s);
+      return;
+    }
+    Ins m = op(kind == 0 ? Ins::max : Ins::min, out(), reg(), rng() % 2 ? reg() : -1,
+               static_cast<std::int64_t>(rng() % 40));
+    emit(m);
   }
   void conditional(int depth) {
     const int p = condition();
@@ -211,6 +226,26 @@ struct SimtRun {
         each([&](std::size_t l) {
           regs[in.dst][l] = regs[in.a][l] * in.c;
           written[in.dst][l] = written[in.a][l];
+        });
+        break;
+      case Ins::max:
+      case Ins::min: {
+        const bool is_max = in.kind == Ins::max;
+        const std::string second = in.b < 0 ? c : b;
+        analysis.step(is_max ? "max.s32" : "min.s32", "", {d, a, second}, at);
+        each([&](std::size_t l) {
+          const std::int64_t x = regs[in.a][l], y = in.b < 0 ? in.c : regs[in.b][l];
+          regs[in.dst][l] = is_max ? std::max(x, y) : std::min(x, y);
+          written[in.dst][l] = written[in.a][l] && (in.b < 0 || written[in.b][l]);
+        });
+        break;
+      }
+      case Ins::selp:
+        analysis.step("selp.b32", "", {d, a, b, "%p" + std::to_string(in.p)}, at);
+        each([&](std::size_t l) {
+          const bool first = pred[in.p][l];
+          regs[in.dst][l] = first ? regs[in.a][l] : regs[in.b][l];
+          written[in.dst][l] = first ? written[in.a][l] : written[in.b][l];
         });
         break;
       case Ins::load_data:

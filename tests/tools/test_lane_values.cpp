@@ -73,15 +73,52 @@ TEST(LaneValues, LoadsGuardsAndDivisionsMakeValuesVary) {
   EXPECT_TRUE(a.operand("%r4").varying);
   a.step("div.s32", "", {"%r5", "%r2", "2"});  // uniform in, uniform out
   EXPECT_TRUE(a.operand("%r5").is_uniform());
-  // A guard that differs between lanes leaves some lanes with the old value.
+  // A guard that differs between lanes leaves some lanes with the old value:
+  // two values, one an outlier of the other.
   a.step("mov.u32", "", {"%r6", "5"});
   a.step("setp.lt.s32", "", {"%p1", "%r1", "4"});
   a.step("mov.u32", "@%p1", {"%r6", "7"});
-  EXPECT_TRUE(a.operand("%r6").varying);
+  EXPECT_FALSE(a.operand("%r6").is_uniform());
+  EXPECT_EQ(a.operand("%r6").outliers, 1);
+  // Affine and affine under such a guard: varying.
+  a.step("add.s32", "@%p1", {"%r1", "%r1", "%r1"});
+  EXPECT_TRUE(a.operand("%r1").varying);
   // A uniform guard writes all lanes or none: still uniform.
   a.step("setp.lt.s32", "", {"%p2", "%r2", "4"});
   a.step("mov.u32", "@!%p2", {"%r2", "9"});
   EXPECT_TRUE(a.operand("%r2").is_uniform());
+}
+
+// pathfinder's `W = max(tx - 1, validXmin)` and `E = selp(tx + 1, validXmax,
+// tx < validXmax)`: each lane holds the affine value or the bound, the same
+// in every lane that holds it. A shared word at 4 * W: 32 consecutive words
+// in 32 banks, one pass, and the bound's word may share a bank with one of
+// them: 2 passes at most (32, one per lane, before outliers were followed).
+// Global, 4 bytes at 4 * E: 5 sectors (128 bytes at the worst alignment)
+// plus the bound's sector, 6. Adding a lane-dependent value loses it.
+TEST(LaneValues, ClampedIndexHasOneOutlier) {
+  LaneValueAnalysis a(BlockShape{32, 1, 1});
+  a.step("ld.param.u32", "", {"%r9", "[k_param_0]"});
+  a.step("mov.u32", "", {"%r1", "%tid.x"});
+  a.step("add.s32", "", {"%r2", "%r1", "-1"});
+  a.step("max.s32", "", {"%r3", "%r9", "%r2"});
+  a.step("shl.b32", "", {"%r4", "%r3", "2"});
+  a.step("mov.u32", "", {"%r5", "k_shared"});
+  a.step("add.s32", "", {"%r6", "%r5", "%r4"});
+  EXPECT_EQ(a.operand("%r6").outliers, 1);
+  EXPECT_EQ(a.step("ld.shared.u32", "", {"%r7", "[%r6]"}).passes, 2u);
+  a.step("add.s32", "", {"%r10", "%r1", "1"});
+  a.step("setp.lt.s32", "", {"%p1", "%r1", "%r9"});
+  a.step("selp.b32", "", {"%r11", "%r10", "%r9", "%p1"});
+  a.step("mul.wide.s32", "", {"%rd1", "%r11", "4"});
+  a.step("ld.param.u64", "", {"%rd2", "[k_param_1]"});
+  a.step("add.s64", "", {"%rd3", "%rd2", "%rd1"});
+  EXPECT_EQ(a.step("ld.global.u32", "", {"%r12", "[%rd3]"}).passes, 6u);
+  a.step("add.s32", "", {"%r13", "%r3", "%r1"});
+  EXPECT_TRUE(a.operand("%r13").varying);
+  // Both bounds: two outliers.
+  a.step("min.s32", "", {"%r14", "%r3", "%r9"});
+  EXPECT_EQ(a.operand("%r14").outliers, 2);
 }
 
 TEST(LaneValues, GlobalAccessesCountSectorsAtTheWorstAlignment) {

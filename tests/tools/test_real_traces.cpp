@@ -83,7 +83,7 @@ TEST(RealTraces, SingleWarpBoundAgainstGpgpuSim) {
   const double mean_known = 100 * sum_addresses_known / static_cast<double>(known);
   RecordProperty("mean_overestimation_percent", static_cast<int>(mean));
   RecordProperty("mean_overestimation_without_bfs_percent", static_cast<int>(mean_known));
-  // docs/multiphase.md: 21.3 % over all 16, 7.6 % without bfs.
+  // docs/multiphase.md: 21.2 % over all 16, 7.6 % without bfs.
   EXPECT_LT(mean, 22.0);
   EXPECT_LT(mean_known, 8.0);
 }

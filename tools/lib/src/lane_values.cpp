@@ -44,10 +44,16 @@ bool checked_add(std::int64_t a, std::int64_t b, std::int64_t& out) {
   return !__builtin_add_overflow(a, b, &out);
 }
 
+// Outliers survive operations with a value the same in every lane only.
+bool outliers_allowed(const LaneValue& a, const LaneValue& b) {
+  return (a.outliers == 0 || b.is_uniform()) && (b.outliers == 0 || a.is_uniform());
+}
+
 LaneValue add(const LaneValue& a, const LaneValue& b, bool subtract) {
-  if (a.varying || b.varying) return LaneValue::unknown();
+  if (a.varying || b.varying || !outliers_allowed(a, b)) return LaneValue::unknown();
   LaneValue r;
   r.varying = false;
+  r.outliers = static_cast<std::uint8_t>(a.outliers + b.outliers);
   r.base_known = a.base_known && b.base_known;
   if (r.base_known) {
     std::int64_t nb = b.base;
@@ -87,7 +93,7 @@ LaneValue scale(const LaneValue& v, std::int64_t c) {
 LaneValue multiply(const LaneValue& a, const LaneValue& b) {
   if (a.is_constant()) return scale(b, a.base);
   if (b.is_constant()) return scale(a, b.base);
-  if (a.varying || b.varying) return LaneValue::unknown();
+  if (a.varying || b.varying || !outliers_allowed(a, b)) return LaneValue::unknown();
   if (a.is_uniform() && b.is_uniform()) return LaneValue::uniform();
   if (!a.is_uniform() && !b.is_uniform()) return LaneValue::unknown();  // quadratic in tid
   // An unknown uniform factor times an affine value: still affine, with
@@ -95,6 +101,7 @@ LaneValue multiply(const LaneValue& a, const LaneValue& b) {
   const LaneValue& affine = a.is_uniform() ? b : a;
   LaneValue r;
   r.varying = false;
+  r.outliers = affine.outliers;
   for (std::size_t d = 0; d < 3; ++d) {
     if (!affine.tid[d].zero()) r.tid[d] = LaneValue::Term{false, 0};
   }
@@ -104,7 +111,7 @@ LaneValue multiply(const LaneValue& a, const LaneValue& b) {
 // Lanes of a warp that do not write (guard false) keep their value.
 LaneValue join(const LaneValue& a, const LaneValue& b) {
   if (a == b) return a;
-  if (a.varying || b.varying) return LaneValue::unknown();
+  if (a.varying || b.varying || a.outliers != 0 || b.outliers != 0) return LaneValue::unknown();
   LaneValue r;
   r.varying = false;
   for (std::size_t d = 0; d < 3; ++d) {
@@ -116,6 +123,19 @@ LaneValue join(const LaneValue& a, const LaneValue& b) {
       return LaneValue::unknown();
     }
   }
+  return r;
+}
+
+// A value that is `a` in some lanes and `b` in the others: when one is the
+// same in every lane, the other with one more outlier.
+LaneValue with_outlier(const LaneValue& a, const LaneValue& b) {
+  if (a.varying || b.varying) return LaneValue::unknown();
+  if (a == b && a.known_everywhere()) return a;
+  const bool a_uniform = a.is_uniform();
+  if (!a_uniform && !b.is_uniform()) return LaneValue::unknown();
+  LaneValue r = a_uniform ? b : a;
+  if (r.outliers >= LaneValue::kMaxOutliers) return LaneValue::unknown();
+  ++r.outliers;
   return r;
 }
 
@@ -149,11 +169,11 @@ LaneValue LaneValue::thread_index(int dim) {
 }
 
 bool LaneValue::is_uniform() const {
-  return !varying && tid[0].zero() && tid[1].zero() && tid[2].zero();
+  return !varying && outliers == 0 && tid[0].zero() && tid[1].zero() && tid[2].zero();
 }
 
 bool LaneValue::known_everywhere() const {
-  if (varying || !base_known) return false;
+  if (varying || !base_known || outliers != 0) return false;
   for (const Term& t : tid) {
     if (!t.known) return false;
   }
@@ -162,7 +182,9 @@ bool LaneValue::known_everywhere() const {
 
 bool LaneValue::operator==(const LaneValue& o) const {
   if (varying || o.varying) return varying && o.varying;
-  if (base_known != o.base_known || (base_known && base != o.base)) return false;
+  if (base_known != o.base_known || (base_known && base != o.base) || outliers != o.outliers) {
+    return false;
+  }
   for (std::size_t d = 0; d < 3; ++d) {
     if (tid[d].known != o.tid[d].known || tid[d].value != o.tid[d].value) return false;
   }
@@ -293,8 +315,10 @@ void LaneValueAnalysis::assign(std::string_view dst, const LaneValue& v, std::st
     const bool uniform = operand(guard).is_uniform();
     const LaneValue now = it == regs_.end() ? LaneValue::unknown() : operand(dst);
     const LaneValue before = it == regs_.end() ? LaneValue::unknown() : it->second.held;
-    value = uniform ? join(now, value) : (identical(now, value) ? value : LaneValue::unknown());
-    held = uniform ? join(before, held) : (identical(before, held) ? held : LaneValue::unknown());
+    // A guard that differs between lanes leaves each lane the old value or
+    // the written one.
+    value = uniform ? join(now, value) : (identical(now, value) ? value : with_outlier(now, value));
+    held = uniform ? join(before, held) : (identical(before, held) ? held : with_outlier(before, held));
     cover = false;
   }
   if (it == regs_.end()) {
@@ -332,6 +356,7 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
           for (const LaneValue::Term& t : addr.tid) {
             key += t.known ? ':' + std::to_string(t.value) : std::string(":?");
           }
+          key += '+' + std::to_string(addr.outliers);
         }
         if (!mask_full_) {
           // Only the threads that may run it (not cached: masks vary).
@@ -380,6 +405,13 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     result = scale(src(1), std::int64_t{1} << src(2).base);
   } else if (!is_float && base == "neg") {
     result = scale(src(1), -1);
+  } else if (!is_float && (base == "max" || base == "min") &&
+             !(src(1).is_uniform() && src(2).is_uniform())) {
+    // Each lane keeps its affine value or the bound, the same in every lane.
+    result = with_outlier(src(1), src(2));
+  } else if (base == "selp" && !src(3).is_uniform()) {
+    // Each lane picks one of the two.
+    result = with_outlier(src(1), src(2));
   } else {
     // Anything else of uniform operands is uniform; of varying ones, varying.
     bool uniform = true;

@@ -195,7 +195,18 @@ MemorySpace memory_space(std::string_view opcode) {
 AccessCost cost_of_access(MemorySpace space, const LaneValue& address, std::uint32_t bytes,
                           BlockShape shape, const std::vector<bool>* active) {
   if (space == MemorySpace::other) return AccessCost{1, true};
-  return compute_cost(space, address, bytes, shape, active);
+  if (address.varying || address.outliers == 0) {
+    return compute_cost(space, address, bytes, shape, active);
+  }
+  // The lanes holding the affine value cost at most what every lane would
+  // at it (fewer lanes touch no more sectors or words per bank); each
+  // outlier, one address for all its lanes, adds at most one lane's passes.
+  LaneValue affine = address;
+  affine.outliers = 0;
+  const AccessCost part = compute_cost(space, affine, bytes, shape, active);
+  const std::uint32_t worst = compute_cost(space, LaneValue::unknown(), bytes, shape, active).passes;
+  return AccessCost{std::min(worst, part.passes + address.outliers * max_passes_per_lane(space, bytes)),
+                    false};
 }
 
 AccessCost cost_of_addresses(MemorySpace space, const std::vector<std::uint64_t>& addresses,

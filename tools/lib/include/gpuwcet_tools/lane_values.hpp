@@ -60,6 +60,13 @@ struct LaneValue {
   bool base_known = false;  // base is the known constant `base`
   std::int64_t base = 0;
   std::array<Term, 3> tid{};  // multipliers of tid.x, tid.y, tid.z
+  // Some lanes may hold, instead of the affine value, one of `outliers`
+  // other values, each the same in every lane that holds it: what
+  // max(tid - 1, lo), min(tid + 1, hi) or selp(tid, u, p) leave with lo, hi
+  // and u the same in every lane. An access then costs at most its affine
+  // part's passes plus one lane's per outlier.
+  std::uint8_t outliers = 0;
+  static constexpr std::uint8_t kMaxOutliers = 4;
 
   static LaneValue unknown() { return LaneValue{}; }
   static LaneValue uniform();  // same in every lane, value unknown
