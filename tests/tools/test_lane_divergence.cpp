@@ -203,6 +203,30 @@ TEST(LaneDivergence, LoopCarriedWriteUnderASplitVaries) {
   EXPECT_GE(f.step("ld.global.u32", "", {"%r3", "[%r2]"}).passes, 32u);
 }
 
+// nvcc recomputes loop invariants inside loops: `r2 = 4 * n` (n a
+// parameter) made again by some lanes only is the same value, so after the
+// join every lane still holds it, and 4 bytes at r2 + 4 * tid cost 5
+// sectors (128 bytes at the worst alignment). `8 * n` made by some lanes is
+// another value: the lanes differ, 32 sectors.
+TEST(LaneDivergence, RecomputedInvariantStaysTheSameAcrossASplit) {
+  for (const char* shift : {"2", "3"}) {
+    Feeder f;
+    f.step("mov.u32", "", {"%r1", "%tid.x"});
+    f.step("ld.param.u32", "", {"%r9", "[k_param_0]"});
+    f.step("shl.b32", "", {"%r2", "%r9", "2"});
+    f.step("shl.b32", "", {"%r10", "%r1", "2"});
+    f.step("ld.global.u32", "", {"%r8", "[%r10]"});  // one value per lane
+    f.step("setp.eq.s32", "", {"%p1", "%r8", "0"});
+    f.step("bra", "@%p1", {"L"});
+    f.skip(1);
+    f.step("shl.b32", "", {"%r2", "%r9", shift});  // the lanes that fall through
+    f.skip(2);                                      // L: the others join
+    f.step("add.s32", "", {"%r3", "%r2", "%r10"});
+    const std::uint32_t passes = f.step("ld.global.u32", "", {"%r4", "[%r3]"}).passes;
+    EXPECT_EQ(passes, std::string(shift) == "2" ? 5u : 32u) << shift;
+  }
+}
+
 // The PTX reader passes each line's address and source location: the
 // fall-through of `@%p1 bra` (lane 0 alone) costs no bank conflict.
 TEST(LaneDivergence, PtxReaderFollowsSplitWarps) {

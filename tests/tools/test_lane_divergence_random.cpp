@@ -35,7 +35,7 @@ using Lanes = std::vector<std::int64_t>;
 
 // One linear PTX instruction.
 struct Ins {
-  enum Kind { mov_tid, mov_const, add, add_const, mul_const, max, min, selp, load_data, load, setp, bra, jmp, bar } kind;
+  enum Kind { mov_tid, mov_const, load_param, add, add_const, mul_const, max, min, selp, load_data, load, setp, bra, jmp, bar } kind;
   int dst = 0, a = 0, b = 0;
   std::int64_t c = 0;
   std::string cmp;     // setp
@@ -77,7 +77,7 @@ struct Program {
 
   void statement(int depth) {
     const int pick = static_cast<int>(rng() % (depth < 2 ? 11 : 8));
-    if (pick == 6) emit(op(Ins::bar));
+    if (pick == 6) emit(rng() % 2 ? op(Ins::bar) : op(Ins::load_param, out(), 0, 0, static_cast<std::int64_t>(rng() % 2)));
     else if (pick == 7) clamp();
     else if (pick == 0) emit(op(Ins::mov_const, out(), 0, 0, static_cast<std::int64_t>(rng() % 5)));
     else if (pick == 1) emit(op(Ins::add, out(), reg(), reg()));
@@ -173,10 +173,12 @@ struct SimtRun {
   std::mt19937_64& rng;
   std::uint64_t memory_seed;
   int checked = 0;
+  std::vector<std::int64_t> params;
   bool outside = false;  // a lane branched on a register it never wrote
 
   SimtRun(const Program& prog, std::mt19937_64& g) : p(prog), rng(g), memory_seed(g()) {
     for (int l = 0; l < kLanes; ++l) regs[0][static_cast<std::size_t>(l)] = l;
+    params = {static_cast<std::int64_t>(g() % 300), static_cast<std::int64_t>(g() % 300)};
     for (int k = kFirstLate; k < kRegs; ++k) written[k].assign(kLanes, false);
   }
 
@@ -207,6 +209,16 @@ struct SimtRun {
         analysis.step("mov.u32", "", {d, c}, at);
         each([&](std::size_t l) { regs[in.dst][l] = in.c; written[in.dst][l] = true; });
         break;
+      case Ins::load_param: {
+        // Kernel parameters: the same value all through the kernel.
+        const std::string param = "[k_param_" + c + "]";
+        analysis.step("ld.param.u32", "", {d, param}, at);
+        each([&](std::size_t l) {
+          regs[in.dst][l] = params[static_cast<std::size_t>(in.c)];
+          written[in.dst][l] = true;
+        });
+        break;
+      }
       case Ins::add:
         analysis.step("add.s32", "", {d, a, b}, at);
         each([&](std::size_t l) {

@@ -83,6 +83,7 @@ LaneValue scale(const LaneValue& v, std::int64_t c) {
   if (v.varying) return LaneValue::unknown();
   if (c == 0) return LaneValue::constant(0);
   LaneValue r = v;
+  r.symbol = 0;  // another base
   if (r.base_known && !checked_mul(v.base, c, r.base)) r.base_known = false;
   for (LaneValue::Term& t : r.tid) {
     if (t.known && !checked_mul(t.value, c, t.value)) t = LaneValue::Term{false, 0};
@@ -126,22 +127,32 @@ LaneValue join(const LaneValue& a, const LaneValue& b) {
   return r;
 }
 
+// Two abstract values that are surely the same number in every lane: equal
+// and identified. (Two "uniform, value unknown" may differ.)
+bool identical(const LaneValue& a, const LaneValue& b) { return a == b && a.identified(); }
+
+// What identifies a value: its base (known or named) and multipliers; empty
+// when it is not identified.
+std::string identity(const LaneValue& v) {
+  if (!v.identified()) return {};
+  std::string id = v.base_known ? 'k' + std::to_string(v.base) : 's' + std::to_string(v.symbol);
+  for (const LaneValue::Term& t : v.tid) id += ',' + std::to_string(t.value);
+  return id;
+}
+
 // A value that is `a` in some lanes and `b` in the others: when one is the
 // same in every lane, the other with one more outlier.
 LaneValue with_outlier(const LaneValue& a, const LaneValue& b) {
   if (a.varying || b.varying) return LaneValue::unknown();
-  if (a == b && a.known_everywhere()) return a;
+  if (identical(a, b)) return a;
   const bool a_uniform = a.is_uniform();
   if (!a_uniform && !b.is_uniform()) return LaneValue::unknown();
   LaneValue r = a_uniform ? b : a;
   if (r.outliers >= LaneValue::kMaxOutliers) return LaneValue::unknown();
   ++r.outliers;
+  r.symbol = 0;
   return r;
 }
-
-// Two abstract values that are surely the same number in every lane: equal
-// and fully known. (Two "uniform, value unknown" may differ.)
-bool identical(const LaneValue& a, const LaneValue& b) { return a == b && a.known_everywhere(); }
 
 bool is_memory(std::string_view base) {
   return base == "ld" || base == "ldu" || base == "st" || base == "atom" || base == "red";
@@ -180,9 +191,18 @@ bool LaneValue::known_everywhere() const {
   return true;
 }
 
+bool LaneValue::identified() const {
+  if (varying || outliers != 0 || (!base_known && symbol == 0)) return false;
+  for (const Term& t : tid) {
+    if (!t.known) return false;
+  }
+  return true;
+}
+
 bool LaneValue::operator==(const LaneValue& o) const {
   if (varying || o.varying) return varying && o.varying;
-  if (base_known != o.base_known || (base_known && base != o.base) || outliers != o.outliers) {
+  if (base_known != o.base_known || (base_known && base != o.base) || outliers != o.outliers ||
+      symbol != o.symbol) {
     return false;
   }
   for (std::size_t d = 0; d < 3; ++d) {
@@ -227,9 +247,13 @@ LaneValue LaneValueAnalysis::operand(std::string_view text) const {
         return LaneValue::constant(n[d]);
       }
     }
-    static constexpr std::string_view kUniformSpecial[] = {
-        "%ntid", "%ctaid", "%nctaid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid",
-    };
+    // Fixed for the whole launch: named. %warpid and %smid may change when
+    // a warp is preempted and moved.
+    static constexpr std::string_view kFixedSpecial[] = {"%ntid", "%ctaid", "%nctaid", "%gridid"};
+    for (std::string_view s : kFixedSpecial) {
+      if (text == s || starts_with(text, std::string(s) + ".")) return named(text);
+    }
+    static constexpr std::string_view kUniformSpecial[] = {"%warpid", "%nwarpid", "%smid", "%nsmid"};
     for (std::string_view s : kUniformSpecial) {
       if (text == s || starts_with(text, std::string(s) + ".")) return LaneValue::uniform();
     }
@@ -243,7 +267,34 @@ LaneValue LaneValueAnalysis::operand(std::string_view text) const {
   }
   if (auto v = parse_integer(text)) return LaneValue::constant(*v);
   // A symbol: a kernel parameter, a shared or global variable's address.
-  return LaneValue::uniform();
+  return named(text);
+}
+
+std::uint64_t LaneValueAnalysis::intern(const std::string& key) const {
+  return symbols_.emplace(key, symbols_.size() + 1).first->second;
+}
+
+LaneValue LaneValueAnalysis::named(std::string_view name) const {
+  LaneValue v = LaneValue::uniform();
+  v.symbol = intern('@' + std::string(name));
+  return v;
+}
+
+LaneValue LaneValueAnalysis::identify(LaneValue result, std::string_view opcode,
+                                      const std::vector<std::string_view>& ops) const {
+  // The same operation on identified operands gives the same result: name
+  // its base after them.
+  if (result.varying || result.base_known || result.symbol != 0 || result.outliers != 0) {
+    return result;
+  }
+  std::string key(opcode);
+  for (std::size_t k = 1; k < ops.size(); ++k) {
+    const std::string id = identity(operand(ops[k]));
+    if (id.empty()) return result;
+    key += '|' + id;
+  }
+  result.symbol = intern(key);
+  return result;
 }
 
 LaneValue LaneValueAnalysis::address(std::string_view bracketed) const {
@@ -370,10 +421,16 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
         }
       }
       if (!ptx_writes_nothing(base) && !ops.empty()) {
-        // Data read from one address is the same in every lane.
-        const bool uniform_data =
-            (has_component(opcode, "param") || addr.is_uniform()) && base != "atom";
-        assign(ops[0], uniform_data ? LaneValue::uniform() : LaneValue::unknown(), guard);
+        // Data read from one address is the same in every lane; parameters
+        // and the constant bank do not change during the kernel.
+        const bool param = has_component(opcode, "param");
+        const bool uniform_data = (param || addr.is_uniform()) && base != "atom";
+        LaneValue data = uniform_data ? LaneValue::uniform() : LaneValue::unknown();
+        const std::string where = identity(addr);
+        if (uniform_data && (param || has_component(opcode, "const")) && !where.empty()) {
+          data.symbol = intern(std::string(opcode) + '[' + where + ']');
+        }
+        assign(ops[0], data, guard);
       }
       return cost;
     }
@@ -392,8 +449,11 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
 
   const bool is_float = float_typed(opcode);
   LaneValue result = LaneValue::unknown();
-  if (base == "mov" || base == "cvta" || (base == "cvt" && !is_float)) {
+  if (base == "mov") {
     result = src(1);
+  } else if (base == "cvta" || (base == "cvt" && !is_float)) {
+    result = src(1);
+    result.symbol = 0;  // a conversion is named after its own operation
   } else if (!is_float && (base == "add" || base == "sub")) {
     result = add(src(1), src(2), base == "sub");
   } else if (!is_float && base == "mul" && !has_component(opcode, "hi")) {
@@ -418,7 +478,7 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     for (std::size_t k = 1; k < ops.size(); ++k) uniform = uniform && src(k).is_uniform();
     result = uniform ? LaneValue::uniform() : LaneValue::unknown();
   }
-  assign(ops[0], result, guard);
+  assign(ops[0], identify(result, opcode, ops), guard);
   // A guarded comparison leaves the other lanes' predicate as it was.
   if ((base == "setp" || base == "and") && guard.empty()) record_predicate(base, opcode, ops);
   return cost;

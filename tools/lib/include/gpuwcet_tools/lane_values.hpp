@@ -67,6 +67,12 @@ struct LaneValue {
   // part's passes plus one lane's per outlier.
   std::uint8_t outliers = 0;
   static constexpr std::uint8_t kMaxOutliers = 4;
+  // When the base is not known, a nonzero `symbol` names its value: values
+  // with the same symbol have the same base in every lane, all through the
+  // kernel (a parameter or a symbol's address, %ctaid, a parameter or
+  // constant-bank load at such an address, and what one operation makes of
+  // such values: nvcc recomputes loop invariants inside loops).
+  std::uint64_t symbol = 0;
 
   static LaneValue unknown() { return LaneValue{}; }
   static LaneValue uniform();  // same in every lane, value unknown
@@ -77,6 +83,9 @@ struct LaneValue {
   // The same known number in every thread of a known launch: base and every
   // multiplier known.
   bool known_everywhere() const;
+  // The same number in every lane whenever it is computed: base known or
+  // named, every multiplier known, no outliers.
+  bool identified() const;
   bool operator==(const LaneValue& o) const;
 };
 
@@ -181,6 +190,11 @@ class LaneValueAnalysis {
   std::optional<std::vector<std::int64_t>> per_thread(const LaneValue& v) const;
   std::optional<std::vector<bool>> holds(const LanePredicate& p, bool negate) const;
   LaneValue mix(const LaneValue& written, const LaneValue& kept) const;
+  // Symbols (LaneValue::symbol), one per distinct key.
+  std::uint64_t intern(const std::string& key) const;
+  LaneValue named(std::string_view name) const;
+  LaneValue identify(LaneValue result, std::string_view opcode,
+                     const std::vector<std::string_view>& ops) const;
 
   BlockShape shape_;
   std::unordered_map<std::string, Register> regs_;
@@ -201,6 +215,7 @@ class LaneValueAnalysis {
   std::optional<Branch> branch_;  // the previous instruction, when a branch
   // Loops repeat the same accesses: costs by (space, address, bytes).
   std::unordered_map<std::string, AccessCost> costs_;
+  mutable std::unordered_map<std::string, std::uint64_t> symbols_;
 };
 
 // Bytes one lane accesses: the type's width times the vector length
