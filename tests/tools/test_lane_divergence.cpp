@@ -227,6 +227,55 @@ TEST(LaneDivergence, RecomputedInvariantStaysTheSameAcrossASplit) {
   }
 }
 
+// A loop whose exit differs between lanes: the lanes that leave wait after
+// the back edge, the loop's join point, which no label marks, and all of
+// them run what follows. Here lane 31 leaves after iteration 1, lanes 0-30
+// after iteration 2 (the fall-through mask then is {31}); the shared load
+// at 128 * tid after the loop runs in 32 lanes, one bank: 32 passes.
+TEST(LaneDivergence, LoopExitJoinsTheLanesThatLeftEarlier) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("shl.b32", "", {"%r2", "%r1", "7"});
+  f.step("mov.u32", "", {"%r5", "0"});
+  f.skip(2);  // LOOP
+  const std::uint64_t loop_pc = f.pc, loop_line = f.line;
+  for (int i = 0; i < 2; ++i) {
+    if (i > 0) f.jump(loop_pc, loop_line);
+    f.step("mul.lo.s32", "", {"%r6", "%r5", "31"});
+    f.step("add.s32", "", {"%r7", "%r1", "%r6"});  // tid + 31 i
+    f.step("neg.s32", "", {"%r8", "%r5"});
+    f.step("add.s32", "", {"%r8", "%r8", "31"});   // 31 - i
+    f.step("setp.ge.s32", "", {"%p1", "%r7", "31"});
+    f.step("setp.le.s32", "", {"%p2", "%r1", "%r8"});
+    f.step("and.pred", "", {"%p3", "%p1", "%p2"});  // i = 0: {31}; i = 1: {0..30}
+    f.step("add.s32", "", {"%r5", "%r5", "1"});
+    f.step("bra", "@%p3", {"LOOP"});
+  }
+  f.skip(1);  // the blank line of the exit block
+  EXPECT_EQ(f.step("ld.shared.u32", "", {"%r9", "[%r2]"}).passes, 32u);
+}
+
+// if (tid < 16) {...} else {...} where the first path ends with a branch the
+// same in all its lanes, taken to the join point: the stack switches to the
+// other path there. Lanes 16-31 write 128 * tid, lanes 0-15 then write 0:
+// 17 sectors after the join (the switch must count as lanes parting, or the
+// second write seems to reach every lane).
+TEST(LaneDivergence, ConditionalJumpToTheJoinSwitchesPaths) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("ld.param.u32", "", {"%r9", "[k_param_0]"});
+  f.step("setp.eq.s32", "", {"%p2", "%r9", "0"});  // true when the kernel ran
+  f.step("setp.lt.s32", "", {"%p1", "%r1", "16"});
+  f.step("bra", "@%p1", {"ELSE"});
+  f.skip(1);
+  f.step("shl.b32", "", {"%r2", "%r1", "7"});  // lanes 16-31
+  f.step("bra", "@%p2", {"END"});              // taken: END is the join point
+  f.jump(0x400, 60);                           // ELSE, lanes 0-15
+  f.step("mov.u32", "", {"%r2", "0"});
+  f.skip(2);  // END
+  EXPECT_GE(f.step("ld.global.u32", "", {"%r3", "[%r2]"}).passes, 17u);
+}
+
 // The PTX reader passes each line's address and source location: the
 // fall-through of `@%p1 bra` (lane 0 alone) costs no bank conflict.
 TEST(LaneDivergence, PtxReaderFollowsSplitWarps) {

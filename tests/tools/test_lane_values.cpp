@@ -121,6 +121,52 @@ TEST(LaneValues, ClampedIndexHasOneOutlier) {
   EXPECT_EQ(a.operand("%r14").outliers, 2);
 }
 
+// Values that are not the same in every lane although their address or
+// operands are: local memory is each thread's own (and GPGPU-Sim
+// interleaves its words between threads), a parameter array indexed by the
+// thread, a device function's parameter (written per lane by st.param),
+// vote / activemask results that depend on the lanes running, and
+// bar.red's result (written: it is not a plain barrier). A load at 128 times
+// any of them costs 32 sectors.
+TEST(LaneValues, PerThreadDataIsNotUniform) {
+  const BlockShape warp{32, 1, 1};
+  auto load_at_128_times = [&](LaneValueAnalysis& a, const char* reg) {
+    a.step("shl.b32", "", {"%r90", reg, "7"});
+    return a.step("ld.global.u32", "", {"%r91", "[%r90]"}).passes;
+  };
+  {
+    LaneValueAnalysis a(warp);
+    a.step("mov.u32", "", {"%r1", "%tid.x"});
+    a.step("st.local.u32", "", {"[__local_depot0]", "%r1"});
+    // One local word per lane at the worst: 32 sectors.
+    EXPECT_EQ(a.step("ld.local.u32", "", {"%r2", "[__local_depot0]"}).passes, 32u);
+    EXPECT_EQ(load_at_128_times(a, "%r2"), 32u);
+    a.step("cvta.local.u64", "", {"%rd1", "__local_depot0"});
+    EXPECT_TRUE(a.operand("%rd1").varying);
+  }
+  {
+    LaneValueAnalysis a(warp);
+    a.step("mov.u32", "", {"%r1", "%tid.x"});
+    a.step("mov.u64", "", {"%rd1", "k_param_0"});
+    a.step("mul.wide.u32", "", {"%rd2", "%r1", "4"});
+    a.step("add.s64", "", {"%rd3", "%rd1", "%rd2"});
+    a.step("ld.param.u32", "", {"%r2", "[%rd3]"});
+    EXPECT_EQ(load_at_128_times(a, "%r2"), 32u);
+    a.step("st.param.b32", "", {"[param0+0]", "%r1"});
+    a.step("call.uni", "", {"_Z3fooi", "(param0)"});
+    a.step("ld.param.u32", "", {"%r3", "[_Z3fooi_param_0]"});
+    EXPECT_EQ(load_at_128_times(a, "%r3"), 32u);
+  }
+  for (const char* op : {"activemask.b32", "vote.sync.ballot.b32", "bar.red.popc.u32"}) {
+    LaneValueAnalysis a(warp);
+    a.step("mov.u32", "", {"%r5", "1"});
+    const std::string name(op);
+    if (name == "activemask.b32") a.step(op, "", {"%r5"});
+    else a.step(op, "", {"%r5", "0", "%p1"});
+    EXPECT_TRUE(a.operand("%r5").varying) << op;
+  }
+}
+
 TEST(LaneValues, GlobalAccessesCountSectorsAtTheWorstAlignment) {
   // 32 lanes x 4 bytes = 128 bytes: 4 sectors if the base is 32-byte
   // aligned, 5 otherwise.

@@ -1,6 +1,7 @@
 // Split warps in a PTX trace (lane_values.hpp, docs/trace-formats.md "Split
 // warps"): which lanes run an instruction, predicates known per thread, and
 // the per-thread mix a write leaves when only some lanes make it.
+#include <cctype>
 #include <cstddef>
 
 #include "gpuwcet_tools/lane_values.hpp"
@@ -116,7 +117,12 @@ void LaneValueAnalysis::lanes_may_join() {
   }
 }
 
-void LaneValueAnalysis::enter(const TraceLocation& at) {
+// `witnessed`: the instruction reads a register first written in this epoch,
+// after the last split (reads_fresh_register). Its lanes then all wrote it,
+// so no lanes joined them and no other path's lanes replaced them (those
+// never wrote it, and no lane reads a register it never wrote): whatever
+// label or jump lies between, the lanes are those of the last instruction.
+void LaneValueAnalysis::enter(const TraceLocation& at, bool witnessed) {
   const bool follows = started_ && at.line != 0 && last_line_ != 0 &&
                        at.pc == last_pc_ + kPtxInstructionBytes && at.line == last_line_ + 1 &&
                        at.file == last_file_;
@@ -130,7 +136,10 @@ void LaneValueAnalysis::enter(const TraceLocation& at) {
                                at.line > last_line_ && at.line <= last_line_ + 2 &&
                                at.file == last_file_;
     if (falls_through) {
-      // The fall-through runs first (or alone): fewer lanes, none joining.
+      // The fall-through runs first (or alone): fewer lanes, none joining,
+      // unless the branch is a loop's and split the warp before: the lanes
+      // that left then wait at its fall-through, the loop's join point (no
+      // label marks it), and join now.
       if (branch_->splits) {
         ++run_;
         ++splits_;
@@ -142,12 +151,27 @@ void LaneValueAnalysis::enter(const TraceLocation& at) {
           lanes_ = Lanes::unknown;
         }
       }
+      if (branch_->split_before && !witnessed) {
+        ++run_;
+        lanes_may_join();
+      }
+    } else if (branch_->splits) {
+      // Taken: the lanes that take it run first, or, when a jump reaches
+      // the join point of a split warp, the other path's lanes or the
+      // joined warp.
+      ++run_;
+      ++splits_;
+      if (witnessed) {
+        lanes_ = Lanes::unknown;  // the taking lanes, fewer
+      } else {
+        lanes_may_join();
+      }
     } else {
-      ++run_;  // taken
-      // A split warp's other path, or (after a jump that always branches,
-      // like the one over an else) a switch to it, runs other lanes.
-      if (branch_->splits || (branch_->always && lanes_ != Lanes::all)) ++splits_;
-      if (branch_->splits || lanes_ != Lanes::all) lanes_may_join();
+      ++run_;
+      if (lanes_ != Lanes::all && !witnessed) {
+        ++splits_;
+        lanes_may_join();
+      }
     }
     branch_.reset();
   } else if (!follows) {
@@ -155,7 +179,7 @@ void LaneValueAnalysis::enter(const TraceLocation& at) {
     // that no branch made, the stack of a split warp switched paths: other
     // lanes run now.
     ++run_;
-    if (lanes_ != Lanes::all) {
+    if (lanes_ != Lanes::all && !witnessed) {
       if (!started_ || at.pc != last_pc_ + kPtxInstructionBytes || at.file != last_file_) ++splits_;
       lanes_may_join();
     }
@@ -167,6 +191,37 @@ void LaneValueAnalysis::enter(const TraceLocation& at) {
   pc_ = at.pc;
 }
 
+bool LaneValueAnalysis::reads_fresh_register(std::string_view opcode, std::string_view guard,
+                                             const std::vector<std::string_view>& ops) const {
+  // Registers every running lane reads: the guard, and every operand but
+  // the destination (names inside brackets and braces too).
+  auto fresh = [&](std::string_view text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] != '%') continue;
+      std::size_t end = i + 1;
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 ||
+                                   text[end] == '_' || text[end] == '.')) {
+        ++end;
+      }
+      const auto it = regs_.find(std::string(text.substr(i, end - i)));
+      if (it != regs_.end() && it->second.first_epoch == epoch_ &&
+          it->second.first_split == splits_) {
+        return true;
+      }
+      i = end;
+    }
+    return false;
+  };
+  if (!guard.empty() && fresh(guard)) return true;
+  if (!guard.empty()) return false;  // other operands: only the lanes the guard lets through
+  const bool has_dst = !ptx_writes_nothing(opcode) && !ops.empty() &&
+                       !detail::starts_with(detail::trim(ops[0]), "[");
+  for (std::size_t k = has_dst ? 1 : 0; k < ops.size(); ++k) {
+    if (fresh(ops[k])) return true;
+  }
+  return false;
+}
+
 void LaneValueAnalysis::branch(std::string_view base, std::string_view guard,
                                const std::vector<std::string_view>& ops) {
   Branch b;
@@ -175,6 +230,8 @@ void LaneValueAnalysis::branch(std::string_view base, std::string_view guard,
   const bool uniform_guard = guard.empty() || operand(guard).is_uniform();
   const bool uniform_target = base == "bra" || (!ops.empty() && operand(ops[0]).is_uniform());
   b.splits = !uniform_guard || !uniform_target;
+  b.split_before = split_branches_.count(pc_) != 0;
+  if (b.splits) split_branches_.insert(pc_);
   if (b.splits && base == "bra") {
     // The lanes that fall through: where the guard is false (@%p) or true
     // (@!%p). When they fall through, the guard's terms the same in every

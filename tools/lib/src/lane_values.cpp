@@ -154,6 +154,16 @@ LaneValue with_outlier(const LaneValue& a, const LaneValue& b) {
   return r;
 }
 
+// Results that depend on which lanes run or on other lanes' values.
+bool lane_dependent(std::string_view opcode) {
+  const std::string_view base = opcode.substr(0, opcode.find('.'));
+  static constexpr std::string_view kOps[] = {"vote", "activemask", "redux", "match", "shfl", "elect"};
+  for (std::string_view k : kOps) {
+    if (base == k) return true;
+  }
+  return (base == "bar" || base == "barrier") && has_component(opcode, "red");
+}
+
 bool is_memory(std::string_view base) {
   return base == "ld" || base == "ldu" || base == "st" || base == "atom" || base == "red";
 }
@@ -373,7 +383,7 @@ void LaneValueAnalysis::assign(std::string_view dst, const LaneValue& v, std::st
     cover = false;
   }
   if (it == regs_.end()) {
-    regs_.emplace(name, Register{value, held, epoch_, run_, splits_, cover, true});
+    regs_.emplace(name, Register{value, held, epoch_, run_, splits_, epoch_, cover, true});
   } else {
     Register& r = it->second;
     r.value = value;
@@ -388,8 +398,8 @@ void LaneValueAnalysis::assign(std::string_view dst, const LaneValue& v, std::st
 AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view guard,
                                    const std::vector<std::string_view>& operands,
                                    TraceLocation at) {
-  enter(at);
   if (starts_with(guard, "@")) guard.remove_prefix(1);
+  enter(at, reads_fresh_register(opcode, guard, operands));
   const std::string_view base = opcode.substr(0, opcode.find('.'));
   AccessCost cost;
   const std::vector<std::string_view>& ops = operands;
@@ -420,11 +430,15 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
           cost = it->second;
         }
       }
-      if (!ptx_writes_nothing(base) && !ops.empty()) {
-        // Data read from one address is the same in every lane; parameters
-        // and the constant bank do not change during the kernel.
+      if (base == "st" && has_component(opcode, "param")) params_written_ = true;
+      if (!ptx_writes_nothing(opcode) && !ops.empty()) {
+        // Data read from one address is the same in every lane (not in
+        // local memory, private to each thread); kernel parameters and the
+        // constant bank do not change during the kernel (a call's
+        // parameters, written by st.param, are per lane).
         const bool param = has_component(opcode, "param");
-        const bool uniform_data = (param || addr.is_uniform()) && base != "atom";
+        const bool uniform_data = addr.is_uniform() && base != "atom" &&
+                                  space != MemorySpace::local && !(param && params_written_);
         LaneValue data = uniform_data ? LaneValue::uniform() : LaneValue::unknown();
         const std::string where = identity(addr);
         if (uniform_data && (param || has_component(opcode, "const")) && !where.empty()) {
@@ -434,7 +448,7 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
       }
       return cost;
     }
-    if (!ptx_writes_nothing(base) && !ops.empty()) assign(ops[0], LaneValue::unknown(), guard);
+    if (!ptx_writes_nothing(opcode) && !ops.empty()) assign(ops[0], LaneValue::unknown(), guard);
     return cost;
   }
   if (base == "bra" || base == "brx") {
@@ -445,15 +459,20 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     lanes_ = Lanes::unknown;  // some lanes leave
     ++run_;
   }
-  if (ptx_writes_nothing(base) || ops.empty()) return cost;
+  if (base == "call") params_written_ = true;
+  if (ptx_writes_nothing(opcode) || ops.empty()) return cost;
 
   const bool is_float = float_typed(opcode);
   LaneValue result = LaneValue::unknown();
   if (base == "mov") {
     result = src(1);
+  } else if (base == "cvta" && has_component(opcode, "local")) {
+    result = LaneValue::unknown();  // each thread's own local window
   } else if (base == "cvta" || (base == "cvt" && !is_float)) {
     result = src(1);
     result.symbol = 0;  // a conversion is named after its own operation
+  } else if (lane_dependent(opcode)) {
+    result = LaneValue::unknown();
   } else if (!is_float && (base == "add" || base == "sub")) {
     result = add(src(1), src(2), base == "sub");
   } else if (!is_float && base == "mul" && !has_component(opcode, "hi")) {

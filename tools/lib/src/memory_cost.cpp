@@ -74,7 +74,10 @@ std::uint32_t worst_passes(MemorySpace space, const std::vector<std::int64_t>& o
 // requires it) of up to 32 bytes lies in one sector; in shared memory it
 // covers bytes / 4 words.
 std::uint32_t max_passes_per_lane(MemorySpace space, std::uint32_t bytes) {
-  const std::uint32_t unit = space == MemorySpace::shared ? kBankWordBytes : kSectorBytes;
+  // Local memory interleaves each thread's 4-byte words: every word of a
+  // lane may lie in its own sector.
+  const std::uint32_t unit =
+      space == MemorySpace::shared || space == MemorySpace::local ? kBankWordBytes : kSectorBytes;
   return std::max<std::uint32_t>(1, (bytes + unit - 1) / unit);
 }
 
@@ -189,12 +192,17 @@ MemorySpace memory_space(std::string_view opcode) {
   if (has_component(opcode, "param") || has_component(opcode, "const") || has_component(opcode, "tex")) {
     return MemorySpace::other;
   }
-  return MemorySpace::global;  // global, local and generic addresses
+  if (has_component(opcode, "local")) return MemorySpace::local;
+  return MemorySpace::global;  // global and generic addresses
 }
 
 AccessCost cost_of_access(MemorySpace space, const LaneValue& address, std::uint32_t bytes,
                           BlockShape shape, const std::vector<bool>* active) {
   if (space == MemorySpace::other) return AccessCost{1, true};
+  if (space == MemorySpace::local) {
+    // Each lane's own words, wherever the address: the worst.
+    return compute_cost(space, LaneValue::unknown(), bytes, shape, active);
+  }
   if (address.varying || address.outliers == 0) {
     return compute_cost(space, address, bytes, shape, active);
   }

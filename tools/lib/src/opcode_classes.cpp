@@ -129,7 +129,10 @@ bool has_component(std::string_view opcode, std::string_view part) {
   return false;
 }
 
-bool ptx_writes_nothing(std::string_view base) {
+bool ptx_writes_nothing(std::string_view opcode) {
+  const std::string_view base = opcode.substr(0, opcode.find('.'));
+  // bar.red / barrier.red write the reduction's result.
+  if ((base == "bar" || base == "barrier") && has_component(opcode, "red")) return false;
   static constexpr std::string_view kNoDst[] = {
       "st", "red", "sust", "bar", "barrier", "bra", "brx", "ret", "exit", "membar", "fence",
       "prefetch", "prefetchu", "trap", "nop", "brkpt", "pmevent", "call",

@@ -214,9 +214,8 @@ class Reader {
     }
     const std::string_view opcode = rest.substr(0, op_end);
     if (opcode.empty()) fail_at(name_, line_, "missing opcode");
-    const std::string_view base = opcode.substr(0, opcode.find('.'));
     const std::vector<std::string_view> operands = split_operands(rest.substr(op_end));
-    const bool first_is_dst = !ptx_writes_nothing(base) && !operands.empty() &&
+    const bool first_is_dst = !ptx_writes_nothing(opcode) && !operands.empty() &&
                               !starts_with(operands.front(), "[");
     for (std::size_t k = 0; k < operands.size(); ++k) {
       if (operands[k].empty()) fail_at(name_, line_, "empty operand");

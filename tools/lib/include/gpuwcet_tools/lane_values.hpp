@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace gpuwcet::tools {
@@ -89,8 +90,9 @@ struct LaneValue {
   bool operator==(const LaneValue& o) const;
 };
 
-// Where a memory instruction goes, for its cost.
-enum class MemorySpace { global, shared, other };
+// Where a memory instruction goes, for its cost. Local memory is private to
+// each thread, its words interleaved between threads (GPGPU-Sim).
+enum class MemorySpace { global, shared, local, other };
 
 struct AccessCost {
   std::uint32_t passes = 1;  // transactions (global) or bank passes (shared), >= 1
@@ -168,6 +170,9 @@ class LaneValueAnalysis {
     // thread; exactly those when `exact`.
     std::optional<std::vector<bool>> fall_through;
     bool exact = false;
+    // It split the warp before: lanes that left a loop through its
+    // fall-through wait there, and join the ones falling through now.
+    bool split_before = false;
   };
   struct Register {
     LaneValue value;     // in every lane that reads it in `epoch`
@@ -175,13 +180,16 @@ class LaneValueAnalysis {
     std::uint64_t epoch = 0;        // epoch_ of its last write
     std::uint64_t run = 0;          // run_ of its last write
     std::uint64_t first_split = 0;  // splits_ at its first write
+    std::uint64_t first_epoch = 0;  // epoch_ at its first write
     bool cover = true;  // its last write reached every lane holding it
     bool written_once = true;
   };
 
   LaneValue address(std::string_view bracketed) const;
   void assign(std::string_view dst, const LaneValue& v, std::string_view guard);
-  void enter(const TraceLocation& at);
+  void enter(const TraceLocation& at, bool witnessed);
+  bool reads_fresh_register(std::string_view opcode, std::string_view guard,
+                            const std::vector<std::string_view>& ops) const;
   void lanes_may_join();
   void branch(std::string_view base, std::string_view guard,
               const std::vector<std::string_view>& ops);
@@ -213,6 +221,8 @@ class LaneValueAnalysis {
   std::uint64_t last_pc_ = 0, last_line_ = 0;
   std::string last_file_;
   std::optional<Branch> branch_;  // the previous instruction, when a branch
+  std::unordered_set<std::uint64_t> split_branches_;  // pcs of branches that split
+  bool params_written_ = false;  // a st.param or call: parameters may differ between lanes
   // Loops repeat the same accesses: costs by (space, address, bytes).
   std::unordered_map<std::string, AccessCost> costs_;
   mutable std::unordered_map<std::string, std::uint64_t> symbols_;

@@ -34,9 +34,9 @@ std::optional<OpcodeClass> classify_native(std::string_view opcode);
 // ("ld.global.u8", "global" -> true).
 bool has_component(std::string_view opcode, std::string_view part);
 
-// PTX opcodes (by base name, "st", "bra", ...) whose operands are all read:
-// no destination operand.
-bool ptx_writes_nothing(std::string_view base);
+// PTX opcodes ("st.global.u32", "bra", ...) whose operands are all read: no
+// destination operand (bar.red and barrier.red do write one).
+bool ptx_writes_nothing(std::string_view opcode);
 
 // "barrier"/"exit" -> that kind with no unit; anything else is a unit name
 // whose kind is guessed from the unit ("mem" -> load, "branch" -> branch).
