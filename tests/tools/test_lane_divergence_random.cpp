@@ -1,6 +1,7 @@
 // Split warps against an independent reference: random structured kernels
 // (straight code, if / if-else on the thread index or on loaded data,
-// counted loops, block barriers anywhere, registers some lanes never write)
+// counted loops, block barriers anywhere, guarded writes, loads and exits,
+// registers some lanes never write)
 // laid out as GPGPU-Sim prints PTX (one instruction per
 // source line, a blank line before every basic block, labels on their own
 // lines), run by a small SIMT interpreter with a reconvergence stack
@@ -35,13 +36,15 @@ using Lanes = std::vector<std::int64_t>;
 
 // One linear PTX instruction.
 struct Ins {
-  enum Kind { mov_tid, mov_const, load_param, add, add_const, mul_const, max, min, selp, load_data, load, setp, bra, jmp, bar } kind;
+  enum Kind { exit, mov_tid, mov_const, load_param, add, add_const, mul_const, max, min, selp, load_data, load, setp, bra, jmp, bar } kind;
   int dst = 0, a = 0, b = 0;
   std::int64_t c = 0;
   std::string cmp;     // setp
   bool negate = false;  // bra: @!%p
   int target = -1;      // bra / jmp: instruction index
   int p = 1;            // setp / bra: predicate register (one per condition)
+  int guard = 0;        // other instructions: @%p<guard> (0: none)
+  bool guard_negated = false;
   int join = -1;        // bra: where its split lanes meet again
   std::uint64_t line = 0;
 };
@@ -76,6 +79,7 @@ struct Program {
   void block_start(bool label) { line += label ? 2 : 1; }  // blank line (+ label)
 
   void statement(int depth) {
+    if (rng() % 6 == 0) return guarded();
     const int pick = static_cast<int>(rng() % (depth < 2 ? 11 : 8));
     if (pick == 6) emit(rng() % 2 ? op(Ins::bar) : op(Ins::load_param, out(), 0, 0, static_cast<std::int64_t>(rng() % 2)));
     else if (pick == 7) clamp();
@@ -90,6 +94,21 @@ struct Program {
   }
   void body(int depth, int n) {
     for (int k = 0; k < n; ++k) statement(depth + 1);
+  }
+  // A write, a load or (rarely) an exit under a predicate that may differ
+  // between lanes.
+  void guarded() {
+    const int p = condition();
+    const int k = static_cast<int>(rng() % 11);
+    Ins i = k == 0   ? op(Ins::exit)
+            : k <= 2 ? op(Ins::mov_const, out(), 0, 0, static_cast<std::int64_t>(rng() % 5))
+            : k <= 4 ? op(Ins::add, out(), reg(), reg())
+            : k <= 6 ? op(Ins::mul_const, out(), reg(), 0, static_cast<std::int64_t>(rng() % 40))
+            : k <= 8 ? op(Ins::load_data, out(), reg())
+                     : op(Ins::load, 0, reg());
+    i.guard = p;
+    i.guard_negated = rng() % 2;
+    emit(i);
   }
   int predicates = 0;
   // Sets a new predicate register, returned.
@@ -215,8 +234,17 @@ struct SimtRun {
   }
 
   // Feeds instruction i, run by `mask`, to the analysis and executes it.
-  void execute(int i, const std::vector<bool>& mask) {
+  void execute(int i, const std::vector<bool>& running) {
     const Ins& in = p.code[static_cast<std::size_t>(i)];
+    // A guarded instruction acts in the lanes whose guard holds.
+    std::vector<bool> mask = running;
+    std::string g;
+    if (in.guard != 0) {
+      g = (in.guard_negated ? "@!%p" : "@%p") + std::to_string(in.guard);
+      for (std::size_t l = 0; l < kLanes; ++l) {
+        mask[l] = running[l] && pred[in.guard][l] != in.guard_negated;
+      }
+    }
     const TraceLocation at{0x1000 + 8 * static_cast<std::uint64_t>(i), "r.ptx", in.line};
     const std::string d = r(in.dst), a = r(in.a), b = r(in.b), c = std::to_string(in.c);
     auto each = [&](auto f) {
@@ -246,7 +274,7 @@ struct SimtRun {
         analysis.step("mov.u32", "", {"%r0", "%tid.x"}, at);
         break;
       case Ins::mov_const:
-        analysis.step("mov.u32", "", {d, c}, at);
+        analysis.step("mov.u32", g, {d, c}, at);
         each([&](std::size_t l) { regs[in.dst][l] = in.c; written[in.dst][l] = true; });
         break;
       case Ins::load_param: {
@@ -260,7 +288,7 @@ struct SimtRun {
         break;
       }
       case Ins::add:
-        analysis.step("add.s32", "", {d, a, b}, at);
+        analysis.step("add.s32", g, {d, a, b}, at);
         each([&](std::size_t l) {
           regs[in.dst][l] = regs[in.a][l] + regs[in.b][l];
           written[in.dst][l] = written[in.a][l] && written[in.b][l];
@@ -274,7 +302,7 @@ struct SimtRun {
         });
         break;
       case Ins::mul_const:
-        analysis.step("mul.lo.s32", "", {d, a, c}, at);
+        analysis.step("mul.lo.s32", g, {d, a, c}, at);
         each([&](std::size_t l) {
           regs[in.dst][l] = regs[in.a][l] * in.c;
           written[in.dst][l] = written[in.a][l];
@@ -312,7 +340,7 @@ struct SimtRun {
         });
         const std::string addr = "[" + a + "]";
         const AccessCost cost =
-            analysis.step("ld.global.u8", "", {in.kind == Ins::load ? "%r99" : d, addr}, at);
+            analysis.step("ld.global.u8", g, {in.kind == Ins::load ? "%r99" : d, addr}, at);
         if (defined && !outside) {
           EXPECT_GE(cost.passes, sectors.size()) << "instruction " << i;
           ++checked;
@@ -340,6 +368,9 @@ struct SimtRun {
       case Ins::jmp:
         analysis.step("bra.uni", "", {"L"}, at);
         break;
+      case Ins::exit:
+        analysis.step("exit", g, {}, at);
+        break;
       case Ins::bar:  // one warp: the barrier waits for nothing, whatever its lanes
         analysis.step("bar.sync", "", {"0"}, at);
         break;
@@ -364,6 +395,20 @@ struct SimtRun {
       const std::vector<bool> mask = top.mask;
       execute(i, mask);
       const Ins& in = p.code[static_cast<std::size_t>(i)];
+      if (in.kind == Ins::exit) {
+        // The lanes whose guard holds leave every entry; empty ones pop.
+        for (std::size_t l = 0; l < kLanes; ++l) {
+          if (mask[l] && (in.guard == 0 || pred[in.guard][l] != in.guard_negated)) {
+            for (Entry& e : stack) e.mask[l] = false;
+          }
+        }
+        stack.back().pc = i + 1;
+        while (!stack.empty() &&
+               std::count(stack.back().mask.begin(), stack.back().mask.end(), true) == 0) {
+          stack.pop_back();
+        }
+        continue;
+      }
       if (in.kind == Ins::jmp) {
         top.pc = in.target;
         continue;
