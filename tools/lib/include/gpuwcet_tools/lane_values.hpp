@@ -116,8 +116,12 @@ struct TraceLocation {
 // A branch whose condition differs between lanes splits the warp: its lanes
 // run one path, then the other, and join again further on (GPGPU-Sim's
 // reconvergence stack). Lanes join, or the other path's lanes take over,
-// only where the trace reaches a label or jumps; between two such points
-// (an *epoch*) the running lanes can only become fewer. So a register read
+// only where the trace reaches a label or jumps, or falls through a loop's
+// back edge that split the warp before; between two such points (an
+// *epoch*) the running lanes can only become fewer. At such a point the
+// lanes stay the same when the next instruction reads a register first
+// written in the epoch after the last split: lanes joining or taking over
+// never wrote it (no lane reads a register it never wrote). So a register read
 // in the epoch of its last write holds that write's value in every reading
 // lane. Across epochs (docs/trace-formats.md, "Split warps") a changed value
 // is varying unless the write reached every lane holding the register: no
@@ -126,7 +130,7 @@ struct TraceLocation {
 // the per-thread mix, when still affine, on the fall-through of a branch
 // whose condition it evaluates per thread. Accesses cost only the threads
 // that may run them: those on the fall-through of such branches since the
-// last label or jump. A block barrier does not make a split warp whole (nvcc
+// last join. A block barrier does not make a split warp whole (nvcc
 // places `bar.sync` inside branches on the thread index, and GPGPU-Sim lets
 // a warp pass it with the lanes it has).
 class LaneValueAnalysis {
