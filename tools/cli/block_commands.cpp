@@ -41,6 +41,7 @@ struct BlockOptions {
   std::uint64_t seeds = 16;
   std::string svg;
   std::string block_dim;
+  std::string ptx;
   bool json = false;
 };
 
@@ -58,6 +59,9 @@ void add_common_options(CLI::App* cmd, BlockOptions& o) {
   cmd->add_option("--block-dim", o.block_dim,
                   "launch shape X[,Y[,Z]] of the traced kernel's thread blocks, for the cost of "
                   "PTX memory accesses (default: unknown, the worst placement of a warp's lanes)");
+  cmd->add_option("--ptx", o.ptx,
+                  "the PTX file a GPGPU-Sim PTX trace ran (named on its lines): split lanes then "
+                  "join where GPGPU-Sim joins them (default: at any label)");
   cmd->add_flag("--json", o.json, "print JSON on stdout");
   cmd->add_option("--svg", o.svg, "draw the timeline into this SVG file");
 }
@@ -66,6 +70,7 @@ struct Inputs {
   HardwareConfig config;
   TraceFile trace;
   std::string block_dim;  // as given, or "unknown"
+  std::string ptx;        // the PTX file given, or empty
 };
 
 Inputs load_inputs(const BlockOptions& o) {
@@ -97,7 +102,17 @@ Inputs load_inputs(const BlockOptions& o) {
     read_options.block_shape = *shape;
   }
   in.block_dim = o.block_dim.empty() ? "unknown" : o.block_dim;
+  std::optional<PtxControlFlow> flow;
+  if (!o.ptx.empty()) {
+    flow = PtxControlFlow::load(o.ptx);
+    read_options.control_flow = &*flow;
+    in.ptx = o.ptx;
+  }
   in.trace = read_trace(o.trace, parse_trace_format(o.format), in.config, read_options);
+  if (flow && in.trace.format != TraceFormat::ptx) {
+    throw ToolError(fmt::format("--ptx is for GPGPU-Sim PTX traces; {} is not one", o.trace));
+  }
+  for (const std::string& note : in.trace.notes) fmt::print(stderr, "note: {}: {}\n", o.trace, note);
   return in;
 }
 
@@ -107,6 +122,8 @@ nlohmann::json inputs_json(const Inputs& in) {
           {"hardware", in.config.source},
           {"memory_latency", in.config.memory_latency},
           {"block_dim", in.block_dim},
+          {"ptx_file", in.ptx.empty() ? nlohmann::json() : nlohmann::json(in.ptx)},
+          {"notes", in.trace.notes},
           {"blocks_in_trace", in.trace.blocks.size()}};
 }
 

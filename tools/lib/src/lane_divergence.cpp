@@ -184,6 +184,10 @@ void LaneValueAnalysis::enter(const TraceLocation& at, bool witnessed) {
       lanes_may_join();
     }
   }
+  remember(at);
+}
+
+void LaneValueAnalysis::remember(const TraceLocation& at) {
   started_ = true;
   last_pc_ = at.pc;
   last_line_ = at.line;

@@ -399,7 +399,17 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
                                    const std::vector<std::string_view>& operands,
                                    TraceLocation at) {
   if (starts_with(guard, "@")) guard.remove_prefix(1);
-  enter(at, reads_fresh_register(opcode, guard, operands));
+  bool followed = false, left = false;
+  if (flow_ != nullptr) {
+    followed = follow_flow(at, opcode);
+    left = !followed;
+  }
+  if (followed) {
+    branch_.reset();
+    remember(at);
+  } else {
+    enter(at, !left && reads_fresh_register(opcode, guard, operands));
+  }
   const std::string_view base = opcode.substr(0, opcode.find('.'));
   AccessCost cost;
   const std::vector<std::string_view>& ops = operands;
@@ -455,6 +465,7 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     branch(base, guard, ops);
     return cost;
   }
+  if (base == "ret" || base == "exit") exit_guard_uniform_ = guard.empty() || operand(guard).is_uniform();
   if ((base == "ret" || base == "exit") && !guard.empty() && !operand(guard).is_uniform()) {
     lanes_ = Lanes::unknown;  // some lanes leave
     ++run_;

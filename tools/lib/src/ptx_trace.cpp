@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
 
@@ -112,6 +113,13 @@ class Reader {
     BlockTrace& block = out_.blocks.back();
     if (block.warps.empty()) fail_at(name_, line_, "no instruction lines ('warp n : PC=...')");
     for (WarpTrace& w : block.warps) finish_warp(w, config_.hw, name_);
+    for (std::size_t k = 0; k < lanes_.size(); ++k) {
+      if (!lanes_[k].flow_left().empty()) {
+        out_.notes.push_back(fmt::format("warp {}: join points followed up to {}; from there on, "
+                                         "lanes may join at any label",
+                                         block.warps[k].warp_id, lanes_[k].flow_left()));
+      }
+    }
     out_.register_count = registers_.size();
     return std::move(out_);
   }
@@ -228,12 +236,18 @@ class Reader {
       w.warp_id = static_cast<std::uint32_t>(*warp);
       out_.blocks.back().warps.push_back(std::move(w));
       lanes_.emplace_back(options_.block_shape);
+      lanes_.back().follow(options_.control_flow);
       last_pc_.push_back(0);
     }
     WarpTrace& w = out_.blocks.back().warps[it->second];
     // Registers as affine functions of the thread index give each memory
     // access its transactions / bank passes (lane_values.hpp).
-    const AccessCost cost = lanes_[it->second].step(opcode, guard_text, operands, where);
+    AccessCost cost;
+    try {
+      cost = lanes_[it->second].step(opcode, guard_text, operands, where);
+    } catch (const ToolError& e) {
+      fail_at(name_, line_, e.what());
+    }
     Instruction ins = make_instruction(unit, kind, ops, name_, line_);
     ins.extra_cycles = extra_cycles_for(config_, unit, cost.passes);
     if (kind == OpKind::load && generic_access(opcode)) {

@@ -31,6 +31,8 @@
 
 namespace gpuwcet::tools {
 
+class PtxControlFlow;
+
 inline constexpr std::uint32_t kWarpLanes = 32;
 // GPGPU-Sim's coalescer for compute capability >= 4.0 (-gpgpu_coalesce_arch
 // 86): global and local accesses are split into 32-byte sectors.
@@ -133,9 +135,26 @@ struct TraceLocation {
 // last join. A block barrier does not make a split warp whole (nvcc
 // places `bar.sync` inside branches on the thread index, and GPGPU-Sim lets
 // a warp pass it with the lanes it has).
+//
+// Given the kernel's PTX file (follow()), it needs none of these rules:
+// it runs GPGPU-Sim's reconvergence stack over the file's join points, so
+// lanes join exactly where the simulator joins them, and a join back to the
+// whole warp makes every lane run again. It does so while it can tell the
+// lanes of every split (conditions known per thread, or the same in every
+// lane); from the first split it cannot tell, or a call, it goes on by the
+// rules above (flow_left() says why).
 class LaneValueAnalysis {
  public:
   explicit LaneValueAnalysis(BlockShape shape);
+
+  // Follows the reconvergence stack of `flow` (ptx_control_flow.hpp), which
+  // must outlive the analysis and hold every line the trace runs. step()
+  // then throws ToolError when a traced line is no instruction of the file,
+  // holds another opcode, or is not where the stack says the warp goes.
+  void follow(const PtxControlFlow* flow) { flow_ = flow; }
+  // Why the analysis stopped following the control flow; empty while it
+  // follows it (or never did).
+  const std::string& flow_left() const { return flow_left_; }
 
   // Feeds one executed instruction: `opcode` with its modifiers
   // ("ld.global.u8"), the guard register or empty, and its operands as
@@ -189,6 +208,33 @@ class LaneValueAnalysis {
     bool written_once = true;
   };
 
+  // An entry of the reconvergence stack: where its lanes go next, where
+  // they meet the lanes below, and which they are.
+  struct StackEntry {
+    std::uint32_t pc = 0;          // instruction index in the control flow
+    std::uint32_t reconverge = 0;  // kBottom: the bottom entry; kAtExit: when the kernel ends
+    Lanes lanes = Lanes::all;
+    std::vector<bool> mask;
+    bool mask_full = true;
+  };
+  static constexpr std::uint32_t kBottom = ~std::uint32_t{0};
+  static constexpr std::uint32_t kAtExit = kBottom - 1;
+  struct Transition {
+    std::vector<StackEntry> stack;
+    bool popped = false;  // lanes below took over
+    bool split = false;   // fewer lanes
+  };
+  // Follows the stack to the traced instruction; false when it cannot tell
+  // (the caller goes on by the rules), ToolError when the trace disagrees.
+  bool follow_flow(const TraceLocation& at, std::string_view opcode);
+  bool flow_step(std::uint32_t here, std::string& why);
+  void single_path(Transition& t, std::uint32_t next) const;
+  void split_paths(Transition& t, std::uint32_t first_pc, const std::vector<bool>& first,
+                   std::uint32_t second_pc, const std::vector<bool>& second,
+                   std::uint32_t join) const;
+  void drop_empty(Transition& t) const;
+  void remember(const TraceLocation& at);
+
   LaneValue address(std::string_view bracketed) const;
   void assign(std::string_view dst, const LaneValue& v, std::string_view guard);
   void enter(const TraceLocation& at, bool witnessed);
@@ -227,6 +273,11 @@ class LaneValueAnalysis {
   std::optional<Branch> branch_;  // the previous instruction, when a branch
   std::unordered_set<std::uint64_t> split_branches_;  // pcs of branches that split
   bool params_written_ = false;  // a st.param or call: parameters may differ between lanes
+  const PtxControlFlow* flow_ = nullptr;  // followed while set
+  std::vector<StackEntry> stack_;
+  std::uint32_t flow_at_ = 0;           // index of the previous instruction
+  bool exit_guard_uniform_ = true;      // of the previous instruction, when an exit
+  std::string flow_left_;
   // Loops repeat the same accesses: costs by (space, address, bytes).
   std::unordered_map<std::string, AccessCost> costs_;
   mutable std::unordered_map<std::string, std::uint64_t> symbols_;

@@ -15,6 +15,7 @@
 
 #include "gpuwcet/block_model.hpp"
 #include "gpuwcet_tools/lane_values.hpp"
+#include "gpuwcet_tools/ptx_control_flow.hpp"
 
 namespace gpuwcet::tools {
 
@@ -83,6 +84,9 @@ struct TraceFile {
   // GPGPU-Sim PTX traces: the cycles the simulator observed
   // ("kernel_execution_time : N").
   std::optional<std::uint64_t> observed_cycles;
+  // Remarks a person should see (the CLI prints them on stderr): for PTX
+  // traces read with a control flow, where a warp stopped following it.
+  std::vector<std::string> notes;
 };
 
 // What a reader needs besides the hardware.
@@ -91,6 +95,10 @@ struct TraceReadOptions {
   // of PTX traces (lane_values.hpp); unknown by default, which assumes the
   // worst placement of a warp's lanes. Accel-Sim traces carry addresses.
   BlockShape block_shape;
+  // GPGPU-Sim PTX traces: the control flow of the PTX file the trace ran
+  // (ptx_control_flow.hpp), for the lanes of split warps to join exactly
+  // where the simulator joins them; none by default. Must outlive the call.
+  const PtxControlFlow* control_flow = nullptr;
 };
 
 // Reads a trace, classifying every opcode through `config` (its rules, then

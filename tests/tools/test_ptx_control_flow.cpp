@@ -1,0 +1,293 @@
+// Join points from the PTX file (ptx_control_flow.hpp, docs/trace-formats.md
+// "Join points from the PTX file"): GPGPU-Sim's basic blocks and immediate
+// post-dominators on small kernels worked out by hand, the reader's errors,
+// and LaneValueAnalysis following the reconvergence stack through a loop
+// shaped like Rodinia's lud_diagonal.
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet_tools/ptx_control_flow.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+using namespace gpuwcet;
+using namespace gpuwcet::tools;
+
+namespace {
+
+// The lines of `text`, 1-based (lines[0] is unused).
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out{""};
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    out.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+std::uint32_t line_of(const std::string& text, const std::string& instruction) {
+  const std::vector<std::string> lines = lines_of(text);
+  for (std::size_t k = 1; k < lines.size(); ++k) {
+    if (lines[k] == instruction) return static_cast<std::uint32_t>(k);
+  }
+  ADD_FAILURE() << "no line '" << instruction << "'";
+  return 0;
+}
+
+// Where the branch on `branch_line` joins its lanes, as a source line (0: at
+// the kernel's exit).
+std::uint32_t join_line(const PtxControlFlow& flow, std::uint32_t branch_line) {
+  const std::uint32_t b = flow.index_of_line(branch_line);
+  EXPECT_NE(b, FlowInstruction::kNone);
+  EXPECT_EQ(flow.at(b).kind, FlowInstruction::Kind::branch);
+  const std::uint32_t j = flow.at(b).reconverge;
+  return j == FlowInstruction::kNone ? 0 : flow.at(j).line;
+}
+
+std::string kernel(const std::string& body) {
+  return ".version 7.0\n.target sm_75\n\n.visible .entry k(\n.param .u32 k_param_0\n)\n{\n"
+         ".reg .pred %p<4>;\n.reg .b32 %r<20>;\n.reg .f32 %f<8>;\n"
+         "\t.shared .align 4 .b8 sh[1024];\n\n" +
+         body + "}\n";
+}
+
+// A loop whose body only the lanes tid > i run, barrier included, as nvcc
+// compiles lud_diagonal: the lanes tid <= i wait at BB0_3, the immediate
+// post-dominator of the branch; the label BB0_2 inside the body joins
+// nothing.
+const std::string kLudLike = kernel(
+    "mov.u32 %r1, %tid.x;\n"
+    "mov.u32 %r2, sh;\n"
+    "mov.u32 %r10, 0;\n"
+    "\n"
+    "BB0_1:\n"
+    "setp.le.u32 %p1, %r1, %r10;\n"
+    "@%p1 bra BB0_3;\n"
+    "\n"
+    "ld.shared.f32 %f1, [%r2];\n"
+    "bar.sync 0;\n"
+    "\n"
+    "BB0_2:\n"
+    "ld.shared.f32 %f2, [%r2+4];\n"
+    "\n"
+    "BB0_3:\n"
+    "add.s32 %r10, %r10, 1;\n"
+    "shl.b32 %r3, %r10, 2;\n"
+    "add.s32 %r4, %r2, %r3;\n"
+    "ld.shared.f32 %f3, [%r4];\n"
+    "setp.lt.s32 %p2, %r10, 3;\n"
+    "@%p2 bra BB0_1;\n"
+    "\n"
+    "ret;\n");
+
+TEST(PtxControlFlow, BranchesJoinAtTheirImmediatePostDominator) {
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", kLudLike);
+  // The split: its lanes meet at BB0_3, past the barrier and BB0_2.
+  EXPECT_EQ(join_line(flow, line_of(kLudLike, "@%p1 bra BB0_3;")),
+            line_of(kLudLike, "add.s32 %r10, %r10, 1;"));
+  // The loop's back edge: after the loop.
+  EXPECT_EQ(join_line(flow, line_of(kLudLike, "@%p2 bra BB0_1;")), line_of(kLudLike, "ret;"));
+  EXPECT_EQ(flow.index_of_line(line_of(kLudLike, "BB0_2:")), FlowInstruction::kNone);
+  EXPECT_EQ(flow.at(flow.index_of_line(line_of(kLudLike, "bar.sync 0;"))).opcode, "bar.sync");
+}
+
+TEST(PtxControlFlow, IfElseJoinsAfterBothPaths) {
+  const std::string text = kernel(
+      "mov.u32 %r1, %tid.x;\n"
+      "setp.lt.u32 %p1, %r1, 16;\n"
+      "@%p1 bra ELSE;\n"
+      "\n"
+      "add.s32 %r2, %r1, 1;\n"
+      "bra.uni END;\n"
+      "\n"
+      "ELSE:\n"
+      "add.s32 %r2, %r1, 2;\n"
+      "\n"
+      "END:\n"
+      "add.s32 %r3, %r2, 3;\n"
+      "ret;\n");
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
+  const std::uint32_t end = line_of(text, "add.s32 %r3, %r2, 3;");
+  EXPECT_EQ(join_line(flow, line_of(text, "@%p1 bra ELSE;")), end);
+  EXPECT_EQ(join_line(flow, line_of(text, "bra.uni END;")), end);
+  const std::uint32_t jump = flow.index_of_line(line_of(text, "bra.uni END;"));
+  EXPECT_FALSE(flow.at(jump).guarded);
+  EXPECT_EQ(flow.at(flow.at(jump).target).line, end);
+}
+
+// A guarded exit inside the then-path gives that path a way to the exit that
+// skips END: END no longer post-dominates the branch, whose lanes then meet
+// only when the kernel ends (GPGPU-Sim's exit block).
+TEST(PtxControlFlow, AGuardedExitMovesTheJoinToTheKernelsEnd) {
+  const std::string text = kernel(
+      "mov.u32 %r1, %tid.x;\n"
+      "setp.lt.u32 %p1, %r1, 16;\n"
+      "setp.lt.u32 %p2, %r1, 8;\n"
+      "@%p1 bra END;\n"
+      "\n"
+      "@%p2 exit;\n"
+      "\n"
+      "add.s32 %r2, %r1, 1;\n"
+      "\n"
+      "END:\n"
+      "add.s32 %r3, %r1, 3;\n"
+      "ret;\n");
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
+  EXPECT_EQ(join_line(flow, line_of(text, "@%p1 bra END;")), 0u);
+}
+
+TEST(PtxControlFlow, CommentsDirectivesAndScopesAreNoInstructions) {
+  const std::string text = kernel(
+      "// a comment\n"
+      "mov.u32 %r1, %tid.x; // after an instruction\n"
+      "/* a block\n"
+      "comment */\n"
+      "{\n"
+      ".reg .b32 temp;\n"
+      "add.s32 %r2, %r1, 1;\n"
+      "}\n"
+      "add.s32 %r3, %r1, 1; add.s32 %r4, %r1, 1;\n"
+      "ret;\n");
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
+  EXPECT_EQ(flow.size(), 5u);
+  EXPECT_NE(flow.index_of_line(line_of(text, "mov.u32 %r1, %tid.x; // after an instruction")),
+            FlowInstruction::kNone);
+  EXPECT_NE(flow.index_of_line(line_of(text, "add.s32 %r2, %r1, 1;")), FlowInstruction::kNone);
+  // Two instructions on one line: a trace could not tell them apart.
+  EXPECT_EQ(flow.index_of_line(line_of(text, "add.s32 %r3, %r1, 1; add.s32 %r4, %r1, 1;")),
+            FlowInstruction::kNone);
+  EXPECT_EQ(flow.index_of_line(line_of(text, ".reg .b32 temp;")), FlowInstruction::kNone);
+}
+
+void expect_error(const std::string& text, const std::string& where, const std::string& what) {
+  try {
+    PtxControlFlow::parse("k.ptx", text);
+    ADD_FAILURE() << "no error for " << what;
+  } catch (const ToolError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(where), std::string::npos) << message;
+    EXPECT_NE(message.find(what), std::string::npos) << message;
+  }
+}
+
+TEST(PtxControlFlow, ErrorsNameTheFileAndLine) {
+  const std::string unknown = kernel("mov.u32 %r1, %tid.x;\n@%p1 bra NOWHERE;\nret;\n");
+  expect_error(unknown, fmt::format("k.ptx:{}:", line_of(unknown, "@%p1 bra NOWHERE;")), "'NOWHERE'");
+  const std::string trailing = kernel("@%p1 bra LAST;\nret;\nLAST:\n");
+  expect_error(trailing, fmt::format("k.ptx:{}:", line_of(trailing, "@%p1 bra LAST;")),
+               "no instruction after it");
+  expect_error(".visible .entry k()\n{\nret;\n", "k.ptx:", "not closed");
+}
+
+// --- LaneValueAnalysis following the stack, through the PTX reader ---
+
+// A GPGPU-Sim PTX trace of one warp of 32 threads running kLudLike: each
+// iteration i (0, 1, 2) the lanes tid > i run the body.
+std::string lud_like_trace() {
+  const std::vector<std::string> lines = lines_of(kLudLike);
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", kLudLike);
+  std::vector<std::string> order{"mov.u32 %r1, %tid.x;", "mov.u32 %r2, sh;", "mov.u32 %r10, 0;"};
+  for (int i = 0; i < 3; ++i) {
+    for (const char* s : {"setp.le.u32 %p1, %r1, %r10;", "@%p1 bra BB0_3;", "ld.shared.f32 %f1, [%r2];",
+                          "bar.sync 0;", "ld.shared.f32 %f2, [%r2+4];", "add.s32 %r10, %r10, 1;",
+                          "shl.b32 %r3, %r10, 2;", "add.s32 %r4, %r2, %r3;", "ld.shared.f32 %f3, [%r4];",
+                          "setp.lt.s32 %p2, %r10, 3;", "@%p2 bra BB0_1;"}) {
+      order.emplace_back(s);
+    }
+  }
+  order.emplace_back("ret;");
+  std::string trace;
+  for (const std::string& s : order) {
+    const std::uint32_t line = line_of(kLudLike, s);
+    const std::uint32_t index = flow.index_of_line(line);
+    trace += fmt::format("warp 0 :  PC=0x{:x} (k.ptx:{}) {}\n", 0x100 + 8 * index, line, s);
+  }
+  return trace + "kernel_execution_time : 100\n";
+}
+
+HardwareConfig orin() {
+  HardwareConfig config = hardware_preset("orin-sm", 20);
+  return config;
+}
+
+// Extra cycles of every traced `ld.shared.f32 %f3, [%r4]`, whose address
+// sh + 4 * (i + 1) is the same in every lane.
+std::vector<unsigned> costs_of_the_uniform_load(const TraceFile& trace) {
+  std::vector<unsigned> out;
+  const WarpTrace& w = trace.blocks.at(0).warps.at(0);
+  // The load is the 9th of the 11 instructions of each iteration, after 3.
+  for (std::size_t i = 0; i < 3; ++i) out.push_back(w.code.at(3 + 11 * i + 8).extra_cycles);
+  return out;
+}
+
+TEST(PtxControlFlow, LanesJoinAtTheBranchsJoinPointAndNowhereElse) {
+  TraceReadOptions options;
+  options.block_shape = BlockShape{32, 1, 1};
+  const HardwareConfig config = orin();
+  // Without the file, the label BB0_2 may be where the waiting lanes join:
+  // the loop counter written after BB0_3 may differ between lanes, and the
+  // load may take a bank pass per lane.
+  const TraceFile guessed = read_trace_text("t.trace", lud_like_trace(), TraceFormat::ptx, config, options);
+  // With it, the lanes meet at BB0_3: the whole warp writes the counter, the
+  // address is the same in every lane, one pass.
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", kLudLike);
+  options.control_flow = &flow;
+  const TraceFile followed = read_trace_text("t.trace", lud_like_trace(), TraceFormat::ptx, config, options);
+  EXPECT_TRUE(followed.notes.empty());
+  const std::vector<unsigned> exact = costs_of_the_uniform_load(followed);
+  const std::vector<unsigned> rules = costs_of_the_uniform_load(guessed);
+  ASSERT_EQ(exact.size(), 3u);
+  ASSERT_EQ(rules.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(exact[i], 0u) << "iteration " << i;
+    EXPECT_GE(rules[i], exact[i]);
+  }
+  EXPECT_GT(rules[1], 0u);  // what the file buys
+}
+
+void expect_read_error(const std::string& trace, const PtxControlFlow& flow, const std::string& what) {
+  TraceReadOptions options;
+  options.block_shape = BlockShape{32, 1, 1};
+  options.control_flow = &flow;
+  try {
+    read_trace_text("t.trace", trace, TraceFormat::ptx, orin(), options);
+    ADD_FAILURE() << "no error for " << what;
+  } catch (const ToolError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("t.trace:"), std::string::npos) << message;
+    EXPECT_NE(message.find(what), std::string::npos) << message;
+  }
+}
+
+TEST(PtxControlFlow, ATraceFromAnotherFileIsAnError) {
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", kLudLike);
+  const std::string good = lud_like_trace();
+  // Another file name on the trace's lines.
+  std::string renamed = good;
+  for (std::size_t at = renamed.find("k.ptx"); at != std::string::npos; at = renamed.find("k.ptx", at)) {
+    renamed.replace(at, 5, "x.ptx");
+  }
+  expect_read_error(renamed, flow, "the PTX file given is k.ptx");
+  // A line that holds another instruction.
+  std::string moved = good;
+  const std::string shl = fmt::format("k.ptx:{})", line_of(kLudLike, "shl.b32 %r3, %r10, 2;"));
+  moved.replace(moved.find(shl), shl.size(),
+                fmt::format("k.ptx:{})", line_of(kLudLike, "add.s32 %r4, %r2, %r3;")));
+  expect_read_error(moved, flow, "holds 'add.s32', the trace runs 'shl.b32'");
+  // Every lane falls through the split (one lane, lane 0, should have
+  // waited at BB0_3): the trace skips the body where GPGPU-Sim runs it.
+  std::string skipped = good;
+  const std::string body = fmt::format("(k.ptx:{})", line_of(kLudLike, "ld.shared.f32 %f1, [%r2];"));
+  const std::size_t first = skipped.find(body);
+  const std::size_t line_start = skipped.rfind('\n', first) + 1;
+  skipped.erase(line_start, skipped.find('\n', first) + 1 - line_start);
+  expect_read_error(skipped, flow, "reconvergence stack goes to");
+}
+
+}  // namespace
