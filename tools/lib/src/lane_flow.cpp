@@ -40,6 +40,7 @@ void LaneValueAnalysis::split_paths(Transition& t, std::uint32_t lower_pc,
                                     const std::vector<bool>& lower, std::uint32_t upper_pc,
                                     const std::vector<bool>& upper, std::uint32_t join) const {
   std::vector<StackEntry>& s = t.stack;
+  const std::size_t depth = s.size();
   const std::uint32_t outer = s.back().reconverge;
   bool diverged = false;
   for (const auto& [pc, mask] : {std::pair{lower_pc, &lower}, std::pair{upper_pc, &upper}}) {
@@ -61,7 +62,10 @@ void LaneValueAnalysis::split_paths(Transition& t, std::uint32_t lower_pc,
     s.emplace_back();
   }
   s.pop_back();
-  t.split = true;
+  // Both groups at the top entry's join point: it pops, lanes below run.
+  t.popped = s.size() < depth;
+  t.split = !t.popped;
+  if (t.popped) drop_empty(t);
 }
 
 // Entries whose lanes have all left run nothing: they pop.
@@ -120,7 +124,7 @@ bool LaneValueAnalysis::flow_step(std::uint32_t here, std::string& why) {
       break;
     }
     case K::branch: {
-      if (!prev.guarded || !branch_) {
+      if (!prev.guarded || !branch_ || prev.target == next) {  // one way for every lane
         single(prev.target);
         break;
       }
