@@ -3,10 +3,14 @@
 # cycles GPGPU-Sim observed (docs/multiphase.md, "Single-warp accuracy"), as a
 # Markdown table and the mean overestimation (over all traces, and without
 # bfs's Kernel, whose addresses are data).
-# Usage: bench/accuracy/single_warp.sh [--hw FILE] [--no-block-dim] [path/to/gpuwcet]
+# Usage: bench/accuracy/single_warp.sh [--hw FILE] [--no-block-dim] [--ptx-dir DIR]
+#                                      [path/to/gpuwcet]
 #   --hw FILE        a hardware file instead of the gpgpusim.config next to each
 #                    trace (the model variants of docs/multiphase.md)
 #   --no-block-dim   read the traces without their launch shapes
+#   --ptx-dir DIR    read each trace with the PTX file its lines name, when DIR
+#                    holds it (--ptx: join points from the file; the data set
+#                    does not carry these files)
 # Each trace is read with the gpgpusim.config next to it and the launch shape
 # of the run that produced it (shape_of below, as in
 # tests/tools/test_real_traces.cpp).
@@ -15,10 +19,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 hw_args=()
 use_shape=1
+ptx_dir=
 while [ $# -gt 0 ]; do
   case $1 in
     --hw) hw_args=(--hw "$2"); shift 2 ;;
     --no-block-dim) use_shape=0; shift ;;
+    --ptx-dir) ptx_dir=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -31,29 +37,39 @@ data=$root/../shared/data/gpgpusim-ptx-traces
 # with the traces (LJeanmougin/TraceParser, sim_run_11.0/*/ORIN-PTX/*.o1*;
 # streamcluster has no log, its instruction counts are multiples of 32).
 shape_of() { echo 32; }
-echo "| benchmark | kernel trace | instructions | block dim | observed | bound | over |"
-echo "|---|---|---|---|---|---|---|"
+echo "| benchmark | kernel trace | instructions | block dim | PTX file | observed | bound | over |"
+echo "|---|---|---|---|---|---|---|---|"
 rows=$(for f in "$data"/*/*.trace; do
   shape=$(shape_of "$f")
   shape_args=(--block-dim "$shape")
   [ "$use_shape" = 1 ] || { shape_args=(); shape=unknown; }
-  "$gpuwcet" block-wcet "$f" "${hw_args[@]}" "${shape_args[@]}" --json | python3 -c '
+  ptx_args=()
+  followed=no
+  if [ -n "$ptx_dir" ]; then
+    named=$(sed -n '1s/.*(\(.*\):[0-9]*).*/\1/p' "$f")
+    if [ -f "$ptx_dir/$named" ]; then
+      ptx_args=(--ptx "$ptx_dir/$named")
+      followed=yes
+    fi
+  fi
+  "$gpuwcet" block-wcet "$f" "${hw_args[@]}" "${shape_args[@]}" "${ptx_args[@]}" --json 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 o, b = d["observed_cycles"], d["bound"]
 n = sum(1 for line in open(sys.argv[1]) if line.startswith("warp"))
 bench = sys.argv[1].split("/")[-2].split("-")[0]
 name = sys.argv[1].split("/")[-1][:36]
-print(f"| {bench} | {name} | {n} | {sys.argv[2]} | {o} | {b} | {100 * (b - o) / o:+.1f}% |")
-' "$f" "$shape" || exit 1
+ptx = sys.argv[3] if sys.argv[3] == "no" or not d["notes"] else "until a split it cannot tell"
+print(f"| {bench} | {name} | {n} | {sys.argv[2]} | {ptx} | {o} | {b} | {100 * (b - o) / o:+.1f}% |")
+' "$f" "$shape" "$followed" || exit 1
 done)
 echo "$rows"
 echo
 echo "$rows" | python3 -c '
 import sys
 rows = [l.split("|") for l in sys.stdin if l.startswith("|")]
-over = [float(r[7].strip().rstrip("%")) for r in rows]
-rest = [float(r[7].strip().rstrip("%")) for r in rows if "_Z6KernelP4Node" not in r[2]]
+over = [float(r[8].strip().rstrip("%")) for r in rows]
+rest = [float(r[8].strip().rstrip("%")) for r in rows if "_Z6KernelP4Node" not in r[2]]
 print(f"mean {sum(over) / len(over):+.1f}% over {len(over)} traces, "
       f"{sum(rest) / len(rest):+.1f}% without bfs Kernel, lowest {min(over):+.1f}%")
 '
