@@ -291,3 +291,82 @@ TEST(PtxControlFlow, ATraceFromAnotherFileIsAnError) {
 }
 
 }  // namespace
+
+// --- Cases found by review, fed instruction by instruction ---
+
+namespace {
+
+TraceLocation at_line(const PtxControlFlow& flow, std::uint32_t line) {
+  return TraceLocation{0x100 + 8 * std::uint64_t{flow.index_of_line(line)}, "k.ptx", line};
+}
+
+// `@!%p3 bra` with %p3 = (tid < 16) and %p2, %p2 a float comparison the
+// same in every lane but unknown: when %p2 is false no lane falls through and the whole warp takes
+// the branch. Taking %p2 for true gave the taken path 16 lanes; with
+// 128-byte strides its load touches 32 sectors.
+TEST(PtxControlFlow, ASplitOnAnUnknownUniformTermIsNotExact) {
+  const std::string text = kernel(
+      "mov.u32 %r1, %tid.x;\n"
+      "ld.param.f32 %f1, [k_param_0];\n"
+      "setp.lt.s32 %p1, %r1, 16;\n"
+      "setp.gt.f32 %p2, %f1, 0f00000000;\n"
+      "and.pred %p3, %p1, %p2;\n"
+      "mul.lo.s32 %r3, %r1, 128;\n"
+      "@!%p3 bra TAKEN;\n"
+      "\n"
+      "ld.global.u32 %r5, [%r3];\n"
+      "ret;\n"
+      "\n"
+      "TAKEN:\n"
+      "ld.global.u32 %r6, [%r3];\n"
+      "ret;\n");
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
+  LaneValueAnalysis a(BlockShape{32, 1, 1});
+  a.follow(&flow);
+  auto step = [&](const char* op, const char* guard, std::vector<std::string_view> ops, const char* line) {
+    return a.step(op, guard, ops, at_line(flow, line_of(text, line)));
+  };
+  step("mov.u32", "", {"%r1", "%tid.x"}, "mov.u32 %r1, %tid.x;");
+  step("ld.param.f32", "", {"%f1", "[k_param_0]"}, "ld.param.f32 %f1, [k_param_0];");
+  step("setp.lt.s32", "", {"%p1", "%r1", "16"}, "setp.lt.s32 %p1, %r1, 16;");
+  step("setp.gt.f32", "", {"%p2", "%f1", "0f00000000"}, "setp.gt.f32 %p2, %f1, 0f00000000;");
+  step("and.pred", "", {"%p3", "%p1", "%p2"}, "and.pred %p3, %p1, %p2;");
+  step("mul.lo.s32", "", {"%r3", "%r1", "128"}, "mul.lo.s32 %r3, %r1, 128;");
+  step("bra", "@!%p3", {"TAKEN"}, "@!%p3 bra TAKEN;");
+  const AccessCost taken = step("ld.global.u32", "", {"%r6", "[%r3]"}, "ld.global.u32 %r6, [%r3];");
+  EXPECT_GE(taken.passes, 32u);
+  EXPECT_FALSE(a.flow_left().empty());  // a split it cannot tell
+}
+
+// setp.lt.u32 compares unsigned: (unsigned)(tid - 16) < 8 holds for tid 16
+// to 23 only, so 24 lanes fall through (taking it as signed left 8).
+TEST(PtxControlFlow, UnsignedComparisonsOfNegativeValuesAreNotKnown) {
+  const std::string text = kernel(
+      "mov.u32 %r1, %tid.x;\n"
+      "sub.s32 %r2, %r1, 16;\n"
+      "setp.lt.u32 %p1, %r2, 8;\n"
+      "mul.lo.s32 %r3, %r1, 128;\n"
+      "@%p1 bra SKIP;\n"
+      "\n"
+      "ld.global.u32 %r6, [%r3];\n"
+      "\n"
+      "SKIP:\n"
+      "ret;\n");
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
+  for (const bool follow : {true, false}) {
+    LaneValueAnalysis a(BlockShape{32, 1, 1});
+    if (follow) a.follow(&flow);
+    auto step = [&](const char* op, const char* guard, std::vector<std::string_view> ops, const char* line) {
+      return a.step(op, guard, ops, at_line(flow, line_of(text, line)));
+    };
+    step("mov.u32", "", {"%r1", "%tid.x"}, "mov.u32 %r1, %tid.x;");
+    step("sub.s32", "", {"%r2", "%r1", "16"}, "sub.s32 %r2, %r1, 16;");
+    step("setp.lt.u32", "", {"%p1", "%r2", "8"}, "setp.lt.u32 %p1, %r2, 8;");
+    step("mul.lo.s32", "", {"%r3", "%r1", "128"}, "mul.lo.s32 %r3, %r1, 128;");
+    step("bra", "@%p1", {"SKIP"}, "@%p1 bra SKIP;");
+    const AccessCost c = step("ld.global.u32", "", {"%r6", "[%r3]"}, "ld.global.u32 %r6, [%r3];");
+    EXPECT_GE(c.passes, 24u) << (follow ? "with the file" : "without");
+  }
+}
+
+}  // namespace

@@ -254,7 +254,9 @@ void LaneValueAnalysis::branch(std::string_view base, std::string_view guard,
         for (std::size_t t = 0; t < b.fall_through->size(); ++t) {
           (*b.fall_through)[t] = (*b.fall_through)[t] && mask_[t];
         }
-        b.exact = lanes_ != Lanes::unknown;
+        // Terms the same in every lane were taken as true (holds()): the
+        // lanes are then a superset of those that fall through, not exact.
+        b.exact = lanes_ != Lanes::unknown && !it->second.uniform_terms;
       }
     }
   }
@@ -279,7 +281,20 @@ void LaneValueAnalysis::record_predicate(std::string_view base, std::string_view
     static constexpr std::string_view kOps[] = {"eq", "ne", "lt", "le", "gt", "ge",
                                                 "lo", "ls", "hi", "hs"};
     if (opcode.size() <= 5) return;
-    const std::string_view op = opcode.substr(5, opcode.find('.', 5) - 5);
+    std::string_view op = opcode.substr(5, opcode.find('.', 5) - 5);
+    // On unsigned and bit types lt, le, gt, ge compare unsigned, like lo, ls,
+    // hi, hs (a negative difference is a large number: `(unsigned)(tid - 16)
+    // < 8` holds for tid 16 to 23 only).
+    const bool unsigned_type = has_component(opcode, "u8") || has_component(opcode, "u16") ||
+                               has_component(opcode, "u32") || has_component(opcode, "u64") ||
+                               has_component(opcode, "b16") || has_component(opcode, "b32") ||
+                               has_component(opcode, "b64");
+    if (unsigned_type) {
+      if (op == "lt") op = "lo";
+      if (op == "le") op = "ls";
+      if (op == "gt") op = "hi";
+      if (op == "ge") op = "hs";
+    }
     const bool integer = !has_component(opcode, "f32") && !has_component(opcode, "f64") &&
                          !has_component(opcode, "f16");
     for (std::string_view k : kOps) {
