@@ -35,6 +35,7 @@ struct Ins {
   int dst = 0, a = 0, b = 0;
   std::int64_t c = 0;
   std::string cmp;     // setp
+  bool unsigned_cmp = false;  // setp: .u32, the 32-bit patterns compared unsigned
   bool negate = false;  // bra: @!%p
   int target = -1;      // bra / jmp: instruction index
   int p = 1;            // setp / bra: predicate register (one per condition)
@@ -112,6 +113,7 @@ struct Program {
     // On the thread index (known per lane) or on any register.
     const int a = rng() % 2 ? 0 : reg();
     Ins i = op(Ins::setp, 0, a, 0, static_cast<std::int64_t>(rng() % 34) - 1, kCmp[rng() % 6]);
+    i.unsigned_cmp = rng() % 4 == 0;
     i.p = ++predicates;
     emit(i);
     return i.p;
@@ -351,10 +353,14 @@ struct SimtRun {
         break;
       }
       case Ins::setp:
-        analysis.step("setp." + in.cmp + ".s32", "", {"%p" + std::to_string(in.p), a, c}, at);
+        analysis.step("setp." + in.cmp + (in.unsigned_cmp ? ".u32" : ".s32"), "",
+                      {"%p" + std::to_string(in.p), a, c}, at);
         pred[in.p].resize(kLanes);
         each([&](std::size_t l) {
-          pred[in.p][l] = compare(in.cmp, regs[in.a][l], in.c);
+          pred[in.p][l] = in.unsigned_cmp
+                              ? compare(in.cmp, static_cast<std::uint32_t>(regs[in.a][l]),
+                                        static_cast<std::uint32_t>(in.c))
+                              : compare(in.cmp, regs[in.a][l], in.c);
         });
         break;
       case Ins::bra:

@@ -57,7 +57,10 @@ std::string ptx_text(const Program& p) {
       case Ins::load_data: case Ins::load:
         text = g + "ld.global.u8 " + (in.kind == Ins::load ? std::string("%r99") : d) + ", [" + a + "];";
         break;
-      case Ins::setp: text = "setp." + in.cmp + ".s32 %p" + std::to_string(in.p) + ", " + a + ", " + c + ";"; break;
+      case Ins::setp:
+        text = "setp." + in.cmp + (in.unsigned_cmp ? ".u32" : ".s32") + " %p" + std::to_string(in.p) +
+               ", " + a + ", " + c + ";";
+        break;
       case Ins::bra: text = guard(in.p, in.negate) + "bra L" + std::to_string(in.target) + ";"; break;
       case Ins::jmp: text = "bra.uni L" + std::to_string(in.target) + ";"; break;
       case Ins::exit: text = g + "exit;"; break;
