@@ -122,7 +122,9 @@ std::vector<int> immediate_post_dominators(const std::vector<std::vector<int>>& 
       }
     }
   }
-  auto pdom = [&](int d, int x) { return d == exit || !avoid[static_cast<std::size_t>(d)][static_cast<std::size_t>(x)]; };
+  auto pdom = [&](int d, int x) {
+    return d == exit || !avoid[static_cast<std::size_t>(d)][static_cast<std::size_t>(x)];
+  };
   std::vector<int> ipdom(succ.size(), -1);
   for (int x = 0; x < exit; ++x) {
     for (int d = 0; d <= exit; ++d) {

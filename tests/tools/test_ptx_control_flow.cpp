@@ -211,10 +211,7 @@ std::string lud_like_trace() {
   return trace + "kernel_execution_time : 100\n";
 }
 
-HardwareConfig orin() {
-  HardwareConfig config = hardware_preset("orin-sm", 20);
-  return config;
-}
+HardwareConfig orin() { return hardware_preset("orin-sm", 20); }
 
 // Extra cycles of every traced `ld.shared.f32 %f3, [%r4]`, whose address
 // sh + 4 * (i + 1) is the same in every lane.

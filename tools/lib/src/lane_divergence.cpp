@@ -1,7 +1,6 @@
 // Split warps in a PTX trace (lane_values.hpp, docs/trace-formats.md "Split
 // warps"): which lanes run an instruction, predicates known per thread, and
 // the per-thread mix a write leaves when only some lanes make it.
-#include <cctype>
 #include <cstddef>
 
 #include "gpuwcet_tools/lane_values.hpp"
@@ -203,10 +202,7 @@ bool LaneValueAnalysis::reads_fresh_register(std::string_view opcode, std::strin
     for (std::size_t i = 0; i < text.size(); ++i) {
       if (text[i] != '%') continue;
       std::size_t end = i + 1;
-      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 ||
-                                   text[end] == '_' || text[end] == '.')) {
-        ++end;
-      }
+      while (end < text.size() && detail::ptx_ident_char(text[end])) ++end;
       const auto it = regs_.find(std::string(text.substr(i, end - i)));
       if (it != regs_.end() && it->second.first_epoch == epoch_ &&
           it->second.first_split == splits_) {

@@ -3,9 +3,6 @@
 #include "gpuwcet_tools/ptx_control_flow.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -21,15 +18,11 @@ using detail::trim;
 constexpr std::uint32_t kNone = FlowInstruction::kNone;
 constexpr std::uint32_t kAmbiguous = kNone - 1;
 
-bool ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$' || c == '.';
-}
-
 bool has_word(std::string_view line, std::string_view word) {
   for (std::size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
-    const bool left = at == 0 || !ident_char(line[at - 1]);
+    const bool left = at == 0 || !detail::ptx_ident_char(line[at - 1]);
     const std::size_t end = at + word.size();
-    if (left && (end == line.size() || !ident_char(line[end]))) return true;
+    if (left && (end == line.size() || !detail::ptx_ident_char(line[end]))) return true;
   }
   return false;
 }
@@ -37,8 +30,12 @@ bool has_word(std::string_view line, std::string_view word) {
 struct Function {
   std::uint32_t begin = 0, end = 0;  // instruction indices
   std::unordered_map<std::string, std::uint32_t> labels;
-  std::vector<std::pair<std::uint32_t, std::string>> branches;  // (index, label), resolved at the end
-  std::vector<std::uint64_t> branch_lines;
+  struct Branch {
+    std::uint32_t index;
+    std::string label;
+    std::uint64_t line;
+  };
+  std::vector<Branch> branches;  // targets resolved when the function closes
 };
 
 class Parser {
@@ -48,20 +45,18 @@ class Parser {
       : name_(name), code_(code), by_line_(by_line) {}
 
   void run(std::string_view text) {
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-      std::size_t end = text.find('\n', pos);
-      if (end == std::string_view::npos) end = text.size();
-      ++line_;
-      line(text.substr(pos, end - pos));
-      pos = end + 1;
+    detail::LineCursor lines(text);
+    std::string_view raw;
+    while (lines.next(raw)) {
+      line_ = lines.line_number();
+      line(raw);
     }
     if (in_body_) fail(fmt::format("function '{}' is not closed by '}}'", function_name_));
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ToolError(fmt::format("{}:{}: {}", name_, line_, what));
+  [[noreturn]] void fail(const std::string& what, std::uint64_t at = 0) const {
+    throw ToolError(fmt::format("{}:{}: {}", name_, at != 0 ? at : line_, what));
   }
 
   std::string_view strip_comments(std::string_view raw) {
@@ -121,7 +116,7 @@ class Parser {
       }
       // A label: "NAME:" (not "::").
       std::size_t k = 0;
-      while (k < s.size() && ident_char(s[k])) ++k;
+      while (k < s.size() && detail::ptx_ident_char(s[k])) ++k;
       if (k > 0 && k < s.size() && s[k] == ':' && s[0] != '.') {
         pending_labels_.emplace_back(s.substr(0, k));
         s = trim(s.substr(k + 1));
@@ -146,11 +141,7 @@ class Parser {
       while (end < s.size() && s[end] != ' ' && s[end] != '\t') ++end;
       s = trim(s.substr(end));
     }
-    std::size_t op_end = 0;
-    while (op_end < s.size() && s[op_end] != ' ' && s[op_end] != '\t' && s[op_end] != '%' &&
-           s[op_end] != '{' && s[op_end] != '[') {
-      ++op_end;
-    }
+    const std::size_t op_end = detail::ptx_opcode_length(s);
     ins.opcode = std::string(s.substr(0, op_end));
     const std::string_view base = s.substr(0, s.find('.') < op_end ? s.find('.') : op_end);
     const std::string_view operands = trim(s.substr(op_end));
@@ -163,8 +154,7 @@ class Parser {
         label = trim(label.substr(comma + 1));
       }
       if (label.empty()) fail("bra without a target label");
-      f.branches.emplace_back(index, std::string(label));
-      f.branch_lines.push_back(line_);
+      f.branches.push_back({index, std::string(label), line_});
     } else if (base == "brx") {
       ins.kind = FlowInstruction::Kind::indirect;
     } else if (base == "ret" || base == "exit" || base == "retp") {
@@ -185,18 +175,15 @@ class Parser {
     f.end = static_cast<std::uint32_t>(code_.size());
     for (const std::string& l : pending_labels_) f.labels[l] = kNone;  // trailing label
     pending_labels_.clear();
-    for (std::size_t k = 0; k < f.branches.size(); ++k) {
-      const auto& [index, label] = f.branches[k];
-      const auto it = f.labels.find(label);
+    for (const Function::Branch& b : f.branches) {
+      const auto it = f.labels.find(b.label);
       if (it == f.labels.end()) {
-        line_ = f.branch_lines[k];
-        fail(fmt::format("bra to '{}', which is no label of function '{}'", label, function_name_));
+        fail(fmt::format("bra to '{}', which is no label of function '{}'", b.label, function_name_), b.line);
       }
       if (it->second == kNone) {
-        line_ = f.branch_lines[k];
-        fail(fmt::format("bra to '{}', a label with no instruction after it", label));
+        fail(fmt::format("bra to '{}', a label with no instruction after it", b.label), b.line);
       }
-      code_[index].target = it->second;
+      code_[b.index].target = it->second;
     }
     reconvergence_points(f);
   }
@@ -320,12 +307,8 @@ PtxControlFlow PtxControlFlow::parse(const std::string& name, std::string_view t
 }
 
 PtxControlFlow PtxControlFlow::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError(fmt::format("cannot open PTX file '{}'", path));
-  std::ostringstream text;
-  text << in.rdbuf();
   const std::size_t slash = path.find_last_of('/');
-  return parse(slash == std::string::npos ? path : path.substr(slash + 1), text.str());
+  return parse(slash == std::string::npos ? path : path.substr(slash + 1), detail::read_whole_file(path));
 }
 
 std::uint32_t PtxControlFlow::index_of_line(std::uint64_t line) const {

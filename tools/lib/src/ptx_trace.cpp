@@ -38,11 +38,6 @@ std::uint32_t shared_surplus(const HardwareDescription& hw, std::uint16_t unit) 
   return s > m ? static_cast<std::uint32_t>(std::min<std::uint64_t>(s - m, 255)) : 0;
 }
 
-bool ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '$' || c == '.';
-}
-
 // PTX special registers: read-only values nothing in the warp produces.
 bool special_register(std::string_view name) {
   if (name.find('.') != std::string_view::npos) return true;  // %tid.x, %ctaid.y, ...
@@ -144,7 +139,7 @@ class Reader {
     for (std::size_t i = 0; i < operand.size(); ++i) {
       if (operand[i] != '%') continue;
       std::size_t end = i + 1;
-      while (end < operand.size() && ident_char(operand[end])) ++end;
+      while (end < operand.size() && ptx_ident_char(operand[end])) ++end;
       const std::string_view name = operand.substr(i + 1, end - i - 1);
       if (name.empty()) fail_at(name_, line_, fmt::format("'%' without a register name in '{}'", operand));
       if (!special_register(name)) {
@@ -214,12 +209,7 @@ class Reader {
       guard_text = guard;
       rest = trim(rest.substr(end));
     }
-    // The opcode ends at a blank or at a '%' glued to it ("setp.eq.s16%p2").
-    std::size_t op_end = 0;
-    while (op_end < rest.size() && rest[op_end] != ' ' && rest[op_end] != '\t' && rest[op_end] != '%' &&
-           rest[op_end] != '{' && rest[op_end] != '[') {
-      ++op_end;
-    }
+    const std::size_t op_end = ptx_opcode_length(rest);
     const std::string_view opcode = rest.substr(0, op_end);
     if (opcode.empty()) fail_at(name_, line_, "missing opcode");
     const std::vector<std::string_view> operands = split_operands(rest.substr(op_end));

@@ -325,4 +325,15 @@ std::uint8_t extra_cycles_for(const HardwareConfig& config, std::uint16_t unit,
   return static_cast<std::uint8_t>(std::min<std::uint64_t>(extra, 255));
 }
 
+bool ptx_ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || c == '.';
+}
+
+std::size_t ptx_opcode_length(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && s[n] != ' ' && s[n] != '\t' && s[n] != '%' && s[n] != '{' && s[n] != '[') ++n;
+  return n;
+}
+
 }  // namespace gpuwcet::tools::detail

@@ -175,4 +175,10 @@ void set_unit_name(FunctionalUnit& unit, std::string_view name, const std::strin
 
 std::string read_whole_file(const std::string& path);
 
+// PTX text, as traces print it and as a PTX file holds it: a character of a
+// name (register, label, symbol), and the length of the opcode that starts
+// `s` (up to a blank, or a '%', '{' or '[' glued to it: "setp.eq.s16%p2").
+bool ptx_ident_char(char c);
+std::size_t ptx_opcode_length(std::string_view s);
+
 }  // namespace gpuwcet::tools::detail
