@@ -59,7 +59,7 @@ o, b = d["observed_cycles"], d["bound"]
 n = sum(1 for line in open(sys.argv[1]) if line.startswith("warp"))
 bench = sys.argv[1].split("/")[-2].split("-")[0]
 name = sys.argv[1].split("/")[-1][:36]
-ptx = sys.argv[3] if sys.argv[3] == "no" or not d["notes"] else "until a split it cannot tell"
+ptx = sys.argv[3] if sys.argv[3] == "no" or not d["notes"] else "until a step it cannot follow"
 print(f"| {bench} | {name} | {n} | {sys.argv[2]} | {ptx} | {o} | {b} | {100 * (b - o) / o:+.1f}% |")
 ' "$f" "$shape" "$followed" || exit 1
 done)

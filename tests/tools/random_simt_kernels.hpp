@@ -203,7 +203,7 @@ inline std::string r(int k) { return "%r" + std::to_string(k); }
 
 struct SimtRun {
   const Program& p;
-  LaneValueAnalysis analysis{BlockShape{kLanes, 1, 1}};
+  LaneValueAnalysis analysis;
   std::vector<Lanes> regs = std::vector<Lanes>(kRegs, Lanes(kLanes, 0));
   // Whether a lane's register holds a value it wrote (from written values).
   std::vector<std::vector<bool>> written =
@@ -215,8 +215,14 @@ struct SimtRun {
   std::vector<std::int64_t> params;
   bool outside = false;  // a lane read a register it never wrote
 
-  SimtRun(const Program& prog, std::mt19937_64& g) : p(prog), rng(g), memory_seed(g()) {
-    for (int l = 0; l < kLanes; ++l) regs[0][static_cast<std::size_t>(l)] = l;
+  // Warp `warp` of a block of `shape` (tid.x only: the kernels read no
+  // other index).
+  SimtRun(const Program& prog, std::mt19937_64& g, BlockShape shape = BlockShape{kLanes, 1, 1},
+          std::uint32_t warp = 0)
+      : p(prog), analysis(shape), rng(g), memory_seed(g()) {
+    for (int l = 0; l < kLanes; ++l) {
+      regs[0][static_cast<std::size_t>(l)] = (warp * kLanes + static_cast<std::uint32_t>(l)) % shape.x;
+    }
     params = {static_cast<std::int64_t>(g() % 300), static_cast<std::int64_t>(g() % 300)};
     for (int k = kFirstLate; k < kRegs; ++k) written[k].assign(kLanes, false);
   }

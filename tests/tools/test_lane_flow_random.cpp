@@ -228,13 +228,22 @@ struct FaithfulRun : SimtRun {
   }
 };
 
-TEST(LaneFlow, RandomKernelsWithTheirPtxFileNeverCostMoreThanCharged) {
-  std::mt19937_64 rng(2027);
+struct Counts {
   int accesses = 0, followed = 0, kernels = 0, outside = 0;
-  for (int n = 0; n < 20000; ++n) {
+};
+
+// `n` random kernels, each run as warp `warp_of(rng)` of a block of
+// `shape_of(rng)`.
+template <typename Shape, typename Warp>
+Counts run_random_kernels(std::uint64_t seed, int n, Shape shape_of, Warp warp_of) {
+  std::mt19937_64 rng(seed);
+  Counts c;
+  for (int k = 0; k < n; ++k) {
     const Program p = random_kernel(rng);
     const PtxControlFlow flow = PtxControlFlow::parse("r.ptx", ptx_text(p));
-    FaithfulRun run(p, rng);
+    const BlockShape shape = shape_of(rng);
+    const std::uint32_t warp = warp_of(rng, shape);
+    FaithfulRun run(p, rng, shape, warp);
     run.analysis.follow(&flow);
     try {
       run.run_gpgpusim();
@@ -242,18 +251,41 @@ TEST(LaneFlow, RandomKernelsWithTheirPtxFileNeverCostMoreThanCharged) {
       // A lane read a register it never wrote: the branch the analysis took
       // for the same in every lane split the warp, and the trace leaves the
       // stack the analysis follows. It says so rather than go on unsound.
-      EXPECT_TRUE(run.outside) << "kernel " << n << ": " << e.what() << "\n" << ptx_text(p);
-      ++outside;
+      EXPECT_TRUE(run.outside) << "kernel " << k << ": " << e.what() << "\n" << ptx_text(p);
+      ++c.outside;
       continue;
     }
-    accesses += run.checked;
-    ++kernels;
-    if (run.analysis.flow_left().empty()) ++followed;
+    c.accesses += run.checked;
+    ++c.kernels;
+    if (run.analysis.flow_left().empty()) ++c.followed;
   }
-  EXPECT_GT(accesses, 5000) << accesses;
-  EXPECT_LT(outside, kernels / 10) << outside;
-  // Most splits are on the thread index: most kernels are followed to the end.
-  EXPECT_GT(followed, kernels / 2) << followed << " of " << kernels;
+  return c;
+}
+
+TEST(LaneFlow, RandomKernelsWithTheirPtxFileNeverCostMoreThanCharged) {
+  const Counts c = run_random_kernels(
+      2027, 20000, [](std::mt19937_64&) { return BlockShape{kLanes, 1, 1}; },
+      [](std::mt19937_64&, BlockShape) { return 0u; });
+  EXPECT_GT(c.accesses, 5000) << c.accesses;
+  EXPECT_LT(c.outside, c.kernels / 10) << c.outside;
+  // Splits on data, guarded exits and all: the stack is followed to the end
+  // of nearly every kernel (what stops it: more than kMaxFlowStacks stacks).
+  EXPECT_GT(c.followed, c.kernels - c.kernels / 100) << c.followed << " of " << c.kernels;
+}
+
+// One warp of a bigger block: tid.x runs past 32 (64 and 96 threads), or
+// repeats within the warp (16 x 4 and 8 x 8). Branches then split some warps
+// of the block and not others, and the analysis follows each.
+TEST(LaneFlow, RandomKernelsInOneWarpOfABlockNeverCostMoreThanCharged) {
+  static const BlockShape kShapes[] = {{64, 1, 1}, {96, 1, 1}, {16, 4, 1}, {8, 8, 1}};
+  const Counts c = run_random_kernels(
+      2028, 8000, [](std::mt19937_64& rng) { return kShapes[rng() % 4]; },
+      [](std::mt19937_64& rng, BlockShape s) {
+        return static_cast<std::uint32_t>(rng() % (s.x * s.y * s.z / kLanes));
+      });
+  EXPECT_GT(c.accesses, 2000) << c.accesses;
+  EXPECT_LT(c.outside, c.kernels / 10) << c.outside;
+  EXPECT_GT(c.followed, c.kernels - c.kernels / 100) << c.followed << " of " << c.kernels;
 }
 
 }  // namespace

@@ -13,32 +13,13 @@
 #include "gpuwcet_tools/ptx_control_flow.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
+#include "ptx_kernel_text.hpp"
 
 using namespace gpuwcet;
 using namespace gpuwcet::tools;
+using namespace gpuwcet::tools::test_ptx;
 
 namespace {
-
-// The lines of `text`, 1-based (lines[0] is unused).
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out{""};
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const std::size_t end = std::min(text.find('\n', pos), text.size());
-    out.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
-}
-
-std::uint32_t line_of(const std::string& text, const std::string& instruction) {
-  const std::vector<std::string> lines = lines_of(text);
-  for (std::size_t k = 1; k < lines.size(); ++k) {
-    if (lines[k] == instruction) return static_cast<std::uint32_t>(k);
-  }
-  ADD_FAILURE() << "no line '" << instruction << "'";
-  return 0;
-}
 
 // Where the branch on `branch_line` joins its lanes, as a source line (0: at
 // the kernel's exit).
@@ -48,13 +29,6 @@ std::uint32_t join_line(const PtxControlFlow& flow, std::uint32_t branch_line) {
   EXPECT_EQ(flow.at(b).kind, FlowInstruction::Kind::branch);
   const std::uint32_t j = flow.at(b).reconverge;
   return j == FlowInstruction::kNone ? 0 : flow.at(j).line;
-}
-
-std::string kernel(const std::string& body) {
-  return ".version 7.0\n.target sm_75\n\n.visible .entry k(\n.param .u32 k_param_0\n)\n{\n"
-         ".reg .pred %p<4>;\n.reg .b32 %r<20>;\n.reg .f32 %f<8>;\n"
-         "\t.shared .align 4 .b8 sh[1024];\n\n" +
-         body + "}\n";
 }
 
 // A loop whose body only the lanes tid > i run, barrier included, as nvcc
@@ -293,14 +267,11 @@ TEST(PtxControlFlow, ATraceFromAnotherFileIsAnError) {
 
 namespace {
 
-TraceLocation at_line(const PtxControlFlow& flow, std::uint32_t line) {
-  return TraceLocation{0x100 + 8 * std::uint64_t{flow.index_of_line(line)}, "k.ptx", line};
-}
-
 // `@!%p3 bra` with %p3 = (tid < 16) and %p2, %p2 a float comparison the
 // same in every lane but unknown: when %p2 is false no lane falls through and the whole warp takes
 // the branch. Taking %p2 for true gave the taken path 16 lanes; with
-// 128-byte strides its load touches 32 sectors.
+// 128-byte strides its load touches 32 sectors. The lanes that fall through
+// are at most the 16 of tid < 16 (one sector each).
 TEST(PtxControlFlow, ASplitOnAnUnknownUniformTermIsNotExact) {
   const std::string text = kernel(
       "mov.u32 %r1, %tid.x;\n"
@@ -318,21 +289,25 @@ TEST(PtxControlFlow, ASplitOnAnUnknownUniformTermIsNotExact) {
       "ld.global.u32 %r6, [%r3];\n"
       "ret;\n");
   const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
-  LaneValueAnalysis a(BlockShape{32, 1, 1});
-  a.follow(&flow);
-  auto step = [&](const char* op, const char* guard, std::vector<std::string_view> ops, const char* line) {
-    return a.step(op, guard, ops, at_line(flow, line_of(text, line)));
-  };
-  step("mov.u32", "", {"%r1", "%tid.x"}, "mov.u32 %r1, %tid.x;");
-  step("ld.param.f32", "", {"%f1", "[k_param_0]"}, "ld.param.f32 %f1, [k_param_0];");
-  step("setp.lt.s32", "", {"%p1", "%r1", "16"}, "setp.lt.s32 %p1, %r1, 16;");
-  step("setp.gt.f32", "", {"%p2", "%f1", "0f00000000"}, "setp.gt.f32 %p2, %f1, 0f00000000;");
-  step("and.pred", "", {"%p3", "%p1", "%p2"}, "and.pred %p3, %p1, %p2;");
-  step("mul.lo.s32", "", {"%r3", "%r1", "128"}, "mul.lo.s32 %r3, %r1, 128;");
-  step("bra", "@!%p3", {"TAKEN"}, "@!%p3 bra TAKEN;");
-  const AccessCost taken = step("ld.global.u32", "", {"%r6", "[%r3]"}, "ld.global.u32 %r6, [%r3];");
-  EXPECT_GE(taken.passes, 32u);
-  EXPECT_FALSE(a.flow_left().empty());  // a split it cannot tell
+  for (const bool take : {true, false}) {
+    LaneValueAnalysis a(BlockShape{32, 1, 1});
+    a.follow(&flow);
+    auto step = [&](const char* op, const char* guard, std::vector<std::string_view> ops, const char* line) {
+      return a.step(op, guard, ops, at_line(flow, line_of(text, line)));
+    };
+    step("mov.u32", "", {"%r1", "%tid.x"}, "mov.u32 %r1, %tid.x;");
+    step("ld.param.f32", "", {"%f1", "[k_param_0]"}, "ld.param.f32 %f1, [k_param_0];");
+    step("setp.lt.s32", "", {"%p1", "%r1", "16"}, "setp.lt.s32 %p1, %r1, 16;");
+    step("setp.gt.f32", "", {"%p2", "%f1", "0f00000000"}, "setp.gt.f32 %p2, %f1, 0f00000000;");
+    step("and.pred", "", {"%p3", "%p1", "%p2"}, "and.pred %p3, %p1, %p2;");
+    step("mul.lo.s32", "", {"%r3", "%r1", "128"}, "mul.lo.s32 %r3, %r1, 128;");
+    step("bra", "@!%p3", {"TAKEN"}, "@!%p3 bra TAKEN;");
+    const AccessCost c = take ? step("ld.global.u32", "", {"%r6", "[%r3]"}, "ld.global.u32 %r6, [%r3];")
+                              : step("ld.global.u32", "", {"%r5", "[%r3]"}, "ld.global.u32 %r5, [%r3];");
+    EXPECT_EQ(c.passes, take ? 32u : 16u) << take;
+    // Followed: every lane one way, or a split, until the trace tells.
+    EXPECT_TRUE(a.flow_left().empty()) << a.flow_left();
+  }
 }
 
 // setp.lt.u32 compares unsigned: (unsigned)(tid - 16) < 8 holds for tid 16

@@ -238,25 +238,30 @@ void LaneValueAnalysis::branch(std::string_view base, std::string_view guard,
     // lane are true (@!%p) or cannot be told apart (@%p). The predicate
     // holds in the lanes that computed it: every lane, or all those running
     // now when no lanes may have joined since.
-    const bool negated = detail::starts_with(guard, "!");
-    const std::string name(negated ? guard.substr(1) : guard);
-    const auto it = predicates_.find(name);
-    if (it != predicates_.end() && it->second.valid(epoch_)) {
-      b.fall_through = holds(it->second, !negated);
-      if (b.fall_through && no_warp_splits(*b.fall_through)) {
-        b.splits = false;
-        b.fall_through.reset();
-      } else if (b.fall_through) {
-        for (std::size_t t = 0; t < b.fall_through->size(); ++t) {
-          (*b.fall_through)[t] = (*b.fall_through)[t] && mask_[t];
-        }
-        // Terms the same in every lane were taken as true (holds()): the
-        // lanes are then a superset of those that fall through, not exact.
-        b.exact = lanes_ != Lanes::unknown && !it->second.uniform_terms;
+    b.fall_through = where_guard(guard, false, b.predicate_exact);
+    if (b.fall_through && no_warp_splits(*b.fall_through)) {
+      b.splits = false;
+      b.fall_through.reset();
+    } else if (b.fall_through) {
+      for (std::size_t t = 0; t < b.fall_through->size(); ++t) {
+        (*b.fall_through)[t] = (*b.fall_through)[t] && mask_[t];
       }
+      b.exact = lanes_ != Lanes::unknown && b.predicate_exact;
     }
   }
   branch_ = std::move(b);
+}
+
+std::optional<std::vector<bool>> LaneValueAnalysis::where_guard(std::string_view guard, bool value,
+                                                                bool& exact) const {
+  exact = false;
+  const bool negated = detail::starts_with(guard, "!");
+  const auto it = predicates_.find(std::string(negated ? guard.substr(1) : guard));
+  if (it == predicates_.end() || !it->second.valid(epoch_)) return std::nullopt;
+  // Terms the same in every lane are taken as true (holds()): the threads
+  // are then a superset of those where the guard is `value`, not exact.
+  exact = !it->second.uniform_terms;
+  return holds(it->second, value == negated);
 }
 
 void LaneValueAnalysis::record_predicate(std::string_view base, std::string_view opcode,

@@ -1,7 +1,9 @@
 // Split warps with the kernel's PTX file (lane_values.hpp, follow()):
 // GPGPU-Sim's reconvergence stack (simt_stack::update in its
 // abstract_hardware_model.cc), run over the join points of
-// ptx_control_flow.hpp, with the lanes of every entry known per thread.
+// ptx_control_flow.hpp, with the lanes of every entry known per thread or
+// bounded by a superset, and every stack a split not known per thread may
+// have left kept until the trace rules it out.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -16,7 +18,70 @@ namespace {
 
 bool any(const std::vector<bool>& mask) { return std::find(mask.begin(), mask.end(), true) != mask.end(); }
 
+// Whether lanes flagged by a superset may be there: an empty mask (launch
+// shape unknown) flags nothing but rules nothing out.
+bool may_hold(const std::vector<bool>& mask) { return mask.empty() || any(mask); }
+
+std::vector<bool> both(const std::vector<bool>& a, const std::vector<bool>& b) {
+  std::vector<bool> out(a.size(), false);
+  for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) out[k] = a[k] && b[k];
+  return out;
+}
+
+std::vector<bool> but(const std::vector<bool>& a, const std::vector<bool>& b) {
+  std::vector<bool> out = a;
+  for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) out[k] = a[k] && !b[k];
+  return out;
+}
+
+bool full(const std::vector<bool>& mask) { return std::find(mask.begin(), mask.end(), false) == mask.end(); }
+
+// The traced warp is one warp of the block, whose threads the masks flag.
+// When the running lanes of some warps go one way (`a`) and of others the
+// other way (`b`) or both, each kind is a stack of its own: the threads of
+// the warps of each kind (empty when none).
+struct WarpKinds {
+  std::vector<bool> only_a, only_b, both;
+  int kinds() const { return any(only_a) + any(only_b) + any(both); }
+};
+
+WarpKinds by_warp(const std::vector<bool>& running, const std::vector<bool>& a,
+                  const std::vector<bool>& b) {
+  WarpKinds k{std::vector<bool>(running.size(), false), std::vector<bool>(running.size(), false),
+              std::vector<bool>(running.size(), false)};
+  for (std::size_t first = 0; first < running.size(); first += kWarpLanes) {
+    const std::size_t end = std::min(running.size(), first + kWarpLanes);
+    bool in_a = false, in_b = false;
+    for (std::size_t t = first; t < end; ++t) {
+      in_a = in_a || (running[t] && a[t]);
+      in_b = in_b || (running[t] && b[t]);
+    }
+    std::vector<bool>* kind = in_a && in_b ? &k.both : in_a ? &k.only_a : in_b ? &k.only_b : nullptr;
+    if (kind != nullptr) std::fill(kind->begin() + static_cast<std::ptrdiff_t>(first),
+                                   kind->begin() + static_cast<std::ptrdiff_t>(end), true);
+  }
+  return k;
+}
+
 }  // namespace
+
+// `stack` for a traced warp among those `warps` flags: every entry keeps
+// only their threads (the whole warp becomes those warps' threads, known).
+std::vector<LaneValueAnalysis::StackEntry> LaneValueAnalysis::among(std::vector<StackEntry> stack,
+                                                                    const std::vector<bool>& warps) const {
+  for (StackEntry& e : stack) {
+    e.mask = both(threads_of(e), warps);
+    if (e.lanes == Lanes::all) e.lanes = Lanes::known;
+    e.mask_full = full(e.mask);
+  }
+  return stack;
+}
+
+std::vector<bool> LaneValueAnalysis::threads_of(const StackEntry& e) const {
+  if (e.lanes != Lanes::all) return e.mask;
+  const std::uint64_t threads = shape_.known() ? std::uint64_t{shape_.x} * shape_.y * shape_.z : 0;
+  return std::vector<bool>(threads, true);
+}
 
 // Lanes that all go to `next`: at the top entry's join point they wait for
 // the lanes below, and the entry pops; otherwise the entry moves on.
@@ -25,7 +90,6 @@ void LaneValueAnalysis::single_path(Transition& t, std::uint32_t next) const {
   if (next != FlowInstruction::kNone && next == top.reconverge) {
     t.stack.pop_back();
     t.popped = true;
-    drop_empty(t);
   } else {
     top.pc = next;
   }
@@ -35,8 +99,9 @@ void LaneValueAnalysis::single_path(Transition& t, std::uint32_t next) const {
 // stack first and runs after the `upper` one. A group at the join point of
 // the entry it leaves waits there; otherwise the entry waits at the branch's
 // join point `join` with all its lanes (unless that is the same point), and
-// each group not already there runs in an entry of its own.
-void LaneValueAnalysis::split_paths(Transition& t, std::uint32_t lower_pc,
+// each group not already there runs in an entry of its own, with `lanes`
+// saying whether its mask is exact or a superset.
+void LaneValueAnalysis::split_paths(Transition& t, Lanes lanes, std::uint32_t lower_pc,
                                     const std::vector<bool>& lower, std::uint32_t upper_pc,
                                     const std::vector<bool>& upper, std::uint32_t join) const {
   std::vector<StackEntry>& s = t.stack;
@@ -56,41 +121,138 @@ void LaneValueAnalysis::split_paths(Transition& t, std::uint32_t lower_pc,
     StackEntry& e = s.back();
     e.pc = pc;
     e.reconverge = join;
-    e.lanes = Lanes::known;
+    e.lanes = lanes;
     e.mask = *mask;
-    e.mask_full = false;
+    e.mask_full = full(*mask);
+    e.may_be_empty = false;  // a split: both groups hold lanes
     s.emplace_back();
   }
   s.pop_back();
   // Both groups at the top entry's join point: it pops, lanes below run.
   t.popped = s.size() < depth;
   t.split = !t.popped;
-  if (t.popped) drop_empty(t);
 }
 
-// Entries whose lanes have all left run nothing: they pop.
-void LaneValueAnalysis::drop_empty(Transition& t) const {
-  while (!t.stack.empty() && t.stack.back().lanes == Lanes::known && !any(t.stack.back().mask)) {
-    t.stack.pop_back();
-    t.popped = true;
+// Every running lane leaves: its entry pops, and its lanes leave the
+// entries below. When they are not known per thread, each entry below may
+// have lost any of the lanes flagged, and may hold none.
+void LaneValueAnalysis::exit_lanes(Transition& t) const {
+  const StackEntry leaving = t.stack.back();
+  t.stack.pop_back();
+  t.popped = true;
+  if (leaving.lanes == Lanes::all) {  // the whole warp
+    t.stack.clear();
+    return;
+  }
+  leave(t.stack, threads_of(leaving), leaving.lanes == Lanes::known);
+}
+
+// Lanes that exit leave every entry: exactly those of `gone`, or some of
+// them (not `exact`), in which case each entry may have lost any of them
+// (lanes it held outside `gone` are still there).
+void LaneValueAnalysis::leave(std::vector<StackEntry>& stack, const std::vector<bool>& gone,
+                              bool exact) const {
+  for (StackEntry& e : stack) {
+    const std::vector<bool> had = threads_of(e);
+    if (exact) {
+      e.mask = but(had, gone);
+      e.lanes = e.lanes == Lanes::unknown ? Lanes::unknown : Lanes::known;
+      e.may_be_empty = e.lanes == Lanes::unknown;
+    } else {
+      e.mask = had;
+      e.may_be_empty = e.may_be_empty || e.lanes == Lanes::unknown || !any(but(had, gone));
+      e.lanes = Lanes::unknown;
+    }
+    e.mask_full = full(e.mask);
   }
 }
 
-bool LaneValueAnalysis::flow_step(std::uint32_t here, std::string& why) {
+// Some running lanes leave (`leaving`), the others go on to the next
+// instruction (`staying`): the leaving ones leave every entry. Not `exact`:
+// both are supersets, and each entry below may have lost any lanes.
+void LaneValueAnalysis::exit_some(Transition t, const std::vector<bool>& leaving,
+                                  const std::vector<bool>& staying, bool exact,
+                                  std::vector<Transition>& out) const {
+  const std::uint32_t next = flow_->next(flow_at_);
+  leave(t.stack, leaving, exact);
+  StackEntry& top = t.stack.back();
+  top.mask = staying;
+  top.lanes = exact ? Lanes::known : Lanes::unknown;
+  top.mask_full = full(staying);
+  top.may_be_empty = false;  // some lanes stay
+  t.split = true;            // fewer lanes
+  single_path(t, next);
+  settle(std::move(t), out);
+}
+
+// `t` with its empty top entries popped: an entry that may hold no lane
+// gives one stack where it runs and one where it pops.
+void LaneValueAnalysis::settle(Transition t, std::vector<Transition>& out) const {
+  while (!t.stack.empty()) {
+    StackEntry& top = t.stack.back();
+    const bool empty = top.lanes != Lanes::all && !top.mask.empty() && !any(top.mask);
+    const bool known_empty = empty || (top.lanes == Lanes::known && top.mask.empty());
+    if (!known_empty && !top.may_be_empty) break;
+    if (!known_empty) {
+      Transition runs = t;
+      runs.stack.back().may_be_empty = false;
+      out.push_back(std::move(runs));
+    }
+    t.stack.pop_back();
+    t.popped = true;
+  }
+  out.push_back(std::move(t));
+}
+
+void LaneValueAnalysis::single_from(const std::vector<StackEntry>& stack, std::uint32_t to,
+                                    std::vector<Transition>& out) const {
+  Transition t{stack};
+  single_path(t, to);
+  settle(std::move(t), out);
+}
+
+void LaneValueAnalysis::split_from(const std::vector<StackEntry>& stack, Lanes lanes,
+                                   std::uint32_t lower_pc, const std::vector<bool>& lower,
+                                   std::uint32_t upper_pc, const std::vector<bool>& upper,
+                                   std::vector<Transition>& out) const {
+  const FlowInstruction& prev = flow_->at(flow_at_);
+  const std::uint32_t join = prev.reconverge == FlowInstruction::kNone ? kAtExit : prev.reconverge;
+  Transition t{stack};
+  split_paths(t, lanes, lower_pc, lower, upper_pc, upper, join);
+  settle(std::move(t), out);
+}
+
+// Whether every running lane of `top` may go the way whose lanes `way`
+// bounds: all lanes of an exact entry must be among them; those of an
+// inexact one may be any within its mask.
+bool LaneValueAnalysis::all_may(const StackEntry& top, const std::vector<bool>& running,
+                                const std::vector<bool>& way) const {
+  return top.lanes == Lanes::unknown ? may_hold(way) : !any(but(running, way));
+}
+
+// `stack` when every lane of its top entry goes the way whose lanes `way`
+// bounds: the lanes of an inexact entry are then among those.
+std::vector<LaneValueAnalysis::StackEntry> LaneValueAnalysis::all_within(std::vector<StackEntry> stack,
+                                                                         const std::vector<bool>& way) const {
+  StackEntry& top = stack.back();
+  if (top.lanes == Lanes::unknown && !way.empty()) {
+    top.mask = both(top.mask, way);
+    top.mask_full = full(top.mask);
+  }
+  return stack;
+}
+
+// What the previous instruction may have done to `stack`; the trace's next
+// line says which. False when it cannot tell (`why`).
+bool LaneValueAnalysis::transitions(const std::vector<StackEntry>& stack, std::vector<Transition>& out,
+                                    std::string& why) const {
   using K = FlowInstruction::Kind;
   const FlowInstruction& prev = flow_->at(flow_at_);
-  StackEntry& live = stack_.back();
-  live.lanes = lanes_;
-  live.mask = mask_;
-  live.mask_full = mask_full_;
   const std::uint32_t next = flow_->next(flow_at_);
-  // What the previous instruction may have done to the stack; the trace's
-  // next line says which.
-  std::vector<Transition> options;
-  auto single = [&](std::uint32_t to) {
-    Transition t{stack_};
-    single_path(t, to);
-    options.push_back(std::move(t));
+  auto single = [&](std::uint32_t to) { single_from(stack, to, out); };
+  auto split = [&](Lanes lanes, std::uint32_t lower_pc, const std::vector<bool>& lower,
+                   std::uint32_t upper_pc, const std::vector<bool>& upper) {
+    split_from(stack, lanes, lower_pc, lower, upper_pc, upper, out);
   };
   switch (prev.kind) {
     case K::call:
@@ -100,128 +262,154 @@ bool LaneValueAnalysis::flow_step(std::uint32_t here, std::string& why) {
       why = "an indirect branch";
       return false;
     case K::exit: {
-      if (prev.guarded && !exit_guard_uniform_) {
-        why = "lanes leave under a guard that differs between them";
-        return false;
+      auto all_leave = [&](const std::vector<StackEntry>& from) {
+        Transition t{from};
+        exit_lanes(t);
+        settle(std::move(t), out);
+      };
+      if (!prev.guarded || exit_guard_.uniform) {
+        if (prev.guarded) single(next);  // no lane leaves
+        all_leave(stack);
+        return true;
       }
-      if (prev.guarded) single(next);  // no lane leaves
-      // Every running lane leaves: its entry pops, and its lanes leave the
-      // entries below.
-      Transition t{stack_};
-      const StackEntry leaving = t.stack.back();
-      t.stack.pop_back();
-      t.popped = true;
-      for (StackEntry& e : t.stack) {
-        if (e.lanes == Lanes::all) e.mask.assign(e.mask.size(), true);
-        for (std::size_t k = 0; k < e.mask.size(); ++k) {
-          if (leaving.lanes == Lanes::all || (k < leaving.mask.size() && leaving.mask[k])) e.mask[k] = false;
+      // The lanes where the guard holds leave.
+      const StackEntry& top = stack.back();
+      const std::vector<bool> running = threads_of(top);
+      const auto& guard = exit_guard_.leaving;
+      const bool exact_guard = guard && exit_guard_.exact;
+      const std::vector<bool> leaving = guard ? both(*guard, running) : running;
+      const std::vector<bool> staying = exact_guard ? but(running, *guard) : running;
+      if (exact_guard && top.lanes != Lanes::unknown) {
+        const WarpKinds k = by_warp(running, leaving, staying);
+        const bool one = k.kinds() == 1;
+        if (any(k.only_b)) single_from(one ? stack : among(stack, k.only_b), next, out);
+        if (any(k.only_a)) all_leave(one ? stack : among(stack, k.only_a));
+        if (any(k.both)) {
+          const auto from = one ? stack : among(stack, k.both);
+          exit_some(Transition{from}, both(leaving, k.both), both(staying, k.both), true, out);
         }
-        e.lanes = Lanes::known;
-        e.mask_full = false;
+        return true;
       }
-      drop_empty(t);
-      options.push_back(std::move(t));
-      break;
+      if (all_may(top, running, staying)) single_from(all_within(stack, staying), next, out);
+      if (all_may(top, running, leaving)) all_leave(all_within(stack, leaving));
+      if (may_hold(leaving) && may_hold(staying)) exit_some(Transition{stack}, leaving, staying, false, out);
+      return true;
     }
-    case K::branch: {
-      if (!prev.guarded || !branch_ || prev.target == next) {  // one way for every lane
-        single(prev.target);
-        break;
-      }
-      const Branch& b = *branch_;
-      if (!b.splits) {  // the same way in every lane
-        single(prev.target);
-        single(next);
-        break;
-      }
-      if (!b.fall_through || !b.exact) {
-        why = "a split whose lanes are not known per thread";
-        return false;
-      }
-      const std::vector<bool>& fall = *b.fall_through;
-      std::vector<bool> taken(mask_.size(), false);
-      for (std::size_t k = 0; k < taken.size(); ++k) taken[k] = mask_[k] && !fall[k];
-      // The traced warp is one of the block's: every warp that runs the
-      // branch must split, or none.
-      int splitting = 0, whole = 0;
-      for (std::size_t first = 0; first < mask_.size(); first += kWarpLanes) {
-        const std::size_t end = std::min(mask_.size(), first + kWarpLanes);
-        bool runs = false, f = false, t = false;
-        for (std::size_t k = first; k < end; ++k) {
-          runs = runs || mask_[k];
-          f = f || fall[k];
-          t = t || taken[k];
-        }
-        if (runs) ++(f && t ? splitting : whole);
-      }
-      if (splitting != 0 && whole != 0) {
-        why = "a branch that splits some warps of the block and not others";
-        return false;
-      }
-      if (splitting == 0) {
-        single(prev.target);
-        single(next);
-        break;
-      }
-      const std::uint32_t join = prev.reconverge == FlowInstruction::kNone ? kAtExit : prev.reconverge;
-      // GPGPU-Sim writes the fall-through group first, so the taken one
-      // runs first; the trace says which order ran.
-      Transition t1{stack_};
-      split_paths(t1, next, fall, prev.target, taken, join);
-      options.push_back(std::move(t1));
-      Transition t2{stack_};
-      split_paths(t2, prev.target, taken, next, fall, join);
-      options.push_back(std::move(t2));
+    case K::branch:
       break;
-    }
     default:
       single(next);
+      return true;
   }
-  const Transition* chosen = nullptr;
-  for (const Transition& t : options) {
+  if (!prev.guarded || !branch_ || prev.target == next) {  // one way for every lane
+    single(prev.target);
+    return true;
+  }
+  const Branch& b = *branch_;
+  if (!b.splits) {  // the same way in every lane
+    single(prev.target);
+    single(next);
+    return true;
+  }
+  const StackEntry& top = stack.back();
+  const std::vector<bool> running = threads_of(top);
+  if (b.fall_through && b.predicate_exact && top.lanes != Lanes::unknown) {
+    const std::vector<bool> fall = both(*b.fall_through, running);
+    const std::vector<bool> taken = but(running, *b.fall_through);
+    const WarpKinds k = by_warp(running, taken, fall);
+    const bool one = k.kinds() == 1;
+    if (any(k.only_a)) single_from(one ? stack : among(stack, k.only_a), prev.target, out);
+    if (any(k.only_b)) single_from(one ? stack : among(stack, k.only_b), next, out);
+    if (any(k.both)) {
+      // GPGPU-Sim writes the fall-through group first, so the taken one
+      // runs first; the trace says which order ran.
+      const auto from = one ? stack : among(stack, k.both);
+      const auto f = both(fall, k.both), t = both(taken, k.both);
+      split_from(from, Lanes::known, next, f, prev.target, t, out);
+      split_from(from, Lanes::known, prev.target, t, next, f, out);
+    }
+    return true;
+  }
+  // Lanes not known per thread: every lane one way, every lane the other,
+  // or a split in either order, each group within its superset.
+  const std::vector<bool> fall = b.fall_through ? both(*b.fall_through, running) : running;
+  const std::vector<bool> taken =
+      b.fall_through && b.predicate_exact ? but(running, *b.fall_through) : running;
+  if (all_may(top, running, taken)) single_from(all_within(stack, taken), prev.target, out);
+  if (all_may(top, running, fall)) single_from(all_within(stack, fall), next, out);
+  if (may_hold(taken) && may_hold(fall)) {
+    split(Lanes::unknown, next, fall, prev.target, taken);
+    split(Lanes::unknown, prev.target, taken, next, fall);
+  }
+  return true;
+}
+
+bool LaneValueAnalysis::flow_step(std::uint32_t here, std::string& why) {
+  std::vector<Transition> options;
+  for (const std::vector<StackEntry>& stack : stacks_) {
+    if (!transitions(stack, options, why)) return false;
+  }
+  auto same = [](const std::vector<StackEntry>& x, const std::vector<StackEntry>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const StackEntry& a, const StackEntry& b) {
+      return a.pc == b.pc && a.reconverge == b.reconverge && a.lanes == b.lanes && a.mask == b.mask &&
+             a.may_be_empty == b.may_be_empty;
+    });
+  };
+  // The stacks that go where the trace goes, each once; lanes joined or
+  // parted if they did in any of them.
+  std::vector<std::vector<StackEntry>> kept;
+  bool popped = false, split = false;
+  for (Transition& t : options) {
     if (t.stack.empty() || t.stack.back().pc != here) continue;
-    if (chosen == nullptr) {
-      chosen = &t;
-      continue;
-    }
-    const bool same = std::equal(t.stack.begin(), t.stack.end(), chosen->stack.begin(), chosen->stack.end(),
-                                 [](const StackEntry& a, const StackEntry& b) {
-                                   return a.pc == b.pc && a.reconverge == b.reconverge &&
-                                          a.lanes == b.lanes && a.mask == b.mask;
-                                 });
-    if (!same || t.popped != chosen->popped) {
-      why = "two ways the stack may have gone";
-      return false;
+    popped = popped || t.popped;
+    split = split || t.split;
+    if (std::none_of(kept.begin(), kept.end(), [&](const auto& k) { return same(k, t.stack); })) {
+      kept.push_back(std::move(t.stack));
     }
   }
-  if (chosen == nullptr) {
-    std::string expected;
+  if (kept.empty()) {
+    std::vector<std::string> expected;
     for (const Transition& t : options) {
-      if (!expected.empty()) expected += " or ";
       const bool known = !t.stack.empty() && t.stack.back().pc < flow_->size();
-      expected += known ? fmt::format("line {}", flow_->at(t.stack.back().pc).line)
-                        : std::string("nowhere (the warp has ended)");
+      std::string where = known ? fmt::format("line {}", flow_->at(t.stack.back().pc).line)
+                                : std::string("nowhere (the warp has ended)");
+      if (std::find(expected.begin(), expected.end(), where) == expected.end()) {
+        expected.push_back(std::move(where));
+      }
     }
     throw ToolError(fmt::format(
         "after line {} of {} GPGPU-Sim's reconvergence stack goes to {}, the trace to line {}: "
         "the trace was not run from this PTX file",
-        prev.line, flow_->name(), expected, flow_->at(here).line));
+        flow_->at(flow_at_).line, flow_->name(), fmt::join(expected, " or "), flow_->at(here).line));
   }
-  const bool popped = chosen->popped;
-  const bool split = chosen->split;
-  stack_ = chosen->stack;
-  if (prev.kind == K::branch || popped || split) ++run_;
+  if (kept.size() > kMaxFlowStacks) {
+    why = fmt::format("more than {} ways the reconvergence stack may have gone", kMaxFlowStacks);
+    return false;
+  }
+  stacks_ = std::move(kept);
+  if (flow_->at(flow_at_).kind == FlowInstruction::Kind::branch || popped || split) ++run_;
   if (popped || split) {
     // Lanes below took over (a join, or the other path of a split), or
     // fewer lanes run: registers read from here on by lanes that may not
     // have made their last write read what every lane holds.
     ++splits_;
     if (popped) ++epoch_;
-    const StackEntry& top = stack_.back();
-    lanes_ = top.lanes;
-    mask_ = top.mask;
-    mask_full_ = top.lanes == Lanes::all || top.mask_full;
   }
+  // The lanes that run now: those of every stack when they agree, else
+  // any of them.
+  const StackEntry& first = stacks_.front().back();
+  const bool agree = std::all_of(stacks_.begin(), stacks_.end(), [&](const auto& s) {
+    return s.back().lanes == first.lanes && (first.lanes == Lanes::all || s.back().mask == first.mask);
+  });
+  lanes_ = agree ? first.lanes : Lanes::unknown;
+  mask_ = threads_of(first);
+  if (!agree) {
+    for (const auto& s : stacks_) {
+      const std::vector<bool> m = threads_of(s.back());
+      for (std::size_t k = 0; k < mask_.size() && k < m.size(); ++k) mask_[k] = mask_[k] || m[k];
+    }
+  }
+  mask_full_ = lanes_ == Lanes::all || full(mask_);
   return true;
 }
 
@@ -240,7 +428,7 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
   }
   bool followed = true;
   if (!started_) {
-    stack_.assign(1, StackEntry{here, kBottom, lanes_, mask_, mask_full_});
+    stacks_.assign(1, {StackEntry{here, kBottom, lanes_, mask_, mask_full_, false}});
   } else {
     std::string why;
     followed = flow_step(here, why);
@@ -249,7 +437,7 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
       // held, parked lanes may join anywhere.
       flow_left_ = fmt::format("line {} of {}: {}", flow_->at(flow_at_).line, flow_->name(), why);
       flow_ = nullptr;
-      stack_.clear();
+      stacks_.clear();
       ++run_;
       ++splits_;
       lanes_may_join();

@@ -465,7 +465,11 @@ AccessCost LaneValueAnalysis::step(std::string_view opcode, std::string_view gua
     branch(base, guard, ops);
     return cost;
   }
-  if (base == "ret" || base == "exit") exit_guard_uniform_ = guard.empty() || operand(guard).is_uniform();
+  if (base == "ret" || base == "exit") {
+    exit_guard_ = ExitGuard{};
+    exit_guard_.uniform = guard.empty() || operand(guard).is_uniform();
+    if (!exit_guard_.uniform) exit_guard_.leaving = where_guard(guard, true, exit_guard_.exact);
+  }
   if ((base == "ret" || base == "exit") && !guard.empty() && !operand(guard).is_uniform()) {
     lanes_ = Lanes::unknown;  // some lanes leave
     ++run_;

@@ -139,12 +139,21 @@ struct TraceLocation {
 // Given the kernel's PTX file (follow()), it needs none of these rules:
 // it runs GPGPU-Sim's reconvergence stack over the file's join points, so
 // lanes join exactly where the simulator joins them, and a join back to the
-// whole warp makes every lane run again. It does so while it can tell the
-// lanes of every split (conditions known per thread, or the same in every
-// lane); from the first split it cannot tell, or a call, it goes on by the
-// rules above (flow_left() says why).
+// whole warp makes every lane run again. A split on a condition known per
+// thread gives each path its exact lanes. A condition it cannot evaluate
+// per thread (loaded data, a parameter) may have sent every lane one way
+// or split them: it keeps each stack the branch may have left, with the
+// lanes of a split path unknown (at most those of the entry that split),
+// until the trace's next lines rule stacks out; each instruction then runs
+// with what every stack still possible allows (the union of their lanes,
+// a join when any of them joins). From a call, an indirect branch, an exit
+// under a guard that differs between lanes, or more than kMaxFlowStacks
+// stacks, it goes on by the rules above (flow_left() says why).
 class LaneValueAnalysis {
  public:
+  // Stacks kept at most while following the PTX file's control flow.
+  static constexpr std::size_t kMaxFlowStacks = 64;
+
   explicit LaneValueAnalysis(BlockShape shape);
 
   // Follows the reconvergence stack of `flow` (ptx_control_flow.hpp), which
@@ -193,6 +202,9 @@ class LaneValueAnalysis {
     // thread; exactly those when `exact`.
     std::optional<std::vector<bool>> fall_through;
     bool exact = false;
+    // fall_through is exactly the fall-through lanes among those running
+    // (no term the same in every lane but unknown), whatever they are.
+    bool predicate_exact = false;
     // It split the warp before: lanes that left a loop through its
     // fall-through wait there, and join the ones falling through now.
     bool split_before = false;
@@ -214,8 +226,10 @@ class LaneValueAnalysis {
     std::uint32_t pc = 0;          // instruction index in the control flow
     std::uint32_t reconverge = 0;  // kBottom: the bottom entry; kAtExit: when the kernel ends
     Lanes lanes = Lanes::all;
-    std::vector<bool> mask;
+    std::vector<bool> mask;  // exactly its lanes (known), or a superset (unknown)
     bool mask_full = true;
+    // Lanes not known per thread left: it may hold none, and pop.
+    bool may_be_empty = false;
   };
   static constexpr std::uint32_t kBottom = ~std::uint32_t{0};
   static constexpr std::uint32_t kAtExit = kBottom - 1;
@@ -228,11 +242,27 @@ class LaneValueAnalysis {
   // (the caller goes on by the rules), ToolError when the trace disagrees.
   bool follow_flow(const TraceLocation& at, std::string_view opcode);
   bool flow_step(std::uint32_t here, std::string& why);
+  bool transitions(const std::vector<StackEntry>& stack, std::vector<Transition>& out,
+                   std::string& why) const;
   void single_path(Transition& t, std::uint32_t next) const;
-  void split_paths(Transition& t, std::uint32_t first_pc, const std::vector<bool>& first,
+  void split_paths(Transition& t, Lanes lanes, std::uint32_t first_pc, const std::vector<bool>& first,
                    std::uint32_t second_pc, const std::vector<bool>& second,
                    std::uint32_t join) const;
-  void drop_empty(Transition& t) const;
+  void exit_lanes(Transition& t) const;
+  void leave(std::vector<StackEntry>& stack, const std::vector<bool>& gone, bool exact) const;
+  void exit_some(Transition t, const std::vector<bool>& leaving, const std::vector<bool>& staying,
+                 bool exact, std::vector<Transition>& out) const;
+  void settle(Transition t, std::vector<Transition>& out) const;
+  void single_from(const std::vector<StackEntry>& stack, std::uint32_t to,
+                   std::vector<Transition>& out) const;
+  void split_from(const std::vector<StackEntry>& stack, Lanes lanes, std::uint32_t lower_pc,
+                  const std::vector<bool>& lower, std::uint32_t upper_pc,
+                  const std::vector<bool>& upper, std::vector<Transition>& out) const;
+  bool all_may(const StackEntry& top, const std::vector<bool>& running,
+               const std::vector<bool>& way) const;
+  std::vector<StackEntry> all_within(std::vector<StackEntry> stack, const std::vector<bool>& way) const;
+  std::vector<StackEntry> among(std::vector<StackEntry> stack, const std::vector<bool>& warps) const;
+  std::vector<bool> threads_of(const StackEntry& e) const;
   void remember(const TraceLocation& at);
 
   LaneValue address(std::string_view bracketed) const;
@@ -247,6 +277,9 @@ class LaneValueAnalysis {
                         const std::vector<std::string_view>& ops);
   std::optional<std::vector<std::int64_t>> per_thread(const LaneValue& v) const;
   std::optional<std::vector<bool>> holds(const LanePredicate& p, bool negate) const;
+  // The threads where a guard ("%p", "!%p") is `value`, when its predicate
+  // is known per thread and valid now; `exact` false: a superset.
+  std::optional<std::vector<bool>> where_guard(std::string_view guard, bool value, bool& exact) const;
   LaneValue mix(const LaneValue& written, const LaneValue& kept) const;
   // Symbols (LaneValue::symbol), one per distinct key.
   std::uint64_t intern(const std::string& key) const;
@@ -274,9 +307,19 @@ class LaneValueAnalysis {
   std::unordered_set<std::uint64_t> split_branches_;  // pcs of branches that split
   bool params_written_ = false;  // a st.param or call: parameters may differ between lanes
   const PtxControlFlow* flow_ = nullptr;  // followed while set
-  std::vector<StackEntry> stack_;
+  // The reconvergence stacks the trace so far allows (one unless a split
+  // on a condition not known per thread is still undecided).
+  std::vector<std::vector<StackEntry>> stacks_;
   std::uint32_t flow_at_ = 0;           // index of the previous instruction
-  bool exit_guard_uniform_ = true;      // of the previous instruction, when an exit
+  // The guard of the previous instruction, when an exit: the same in every
+  // lane, or the threads where it holds when known per thread (exactly
+  // those when `exact`, else a superset).
+  struct ExitGuard {
+    bool uniform = true;
+    std::optional<std::vector<bool>> leaving;
+    bool exact = false;
+  };
+  ExitGuard exit_guard_;
   std::string flow_left_;
   // Loops repeat the same accesses: costs by (space, address, bytes).
   std::unordered_map<std::string, AccessCost> costs_;
