@@ -1,5 +1,5 @@
 // Random structured kernels for the split-warp tests (straight code, if /
-// if-else on the thread index or on loaded data, counted loops, block
+// if-else on the thread index, on loaded data or on both (and.pred), counted loops, block
 // barriers anywhere, guarded writes, loads and exits, registers some lanes
 // never write), laid out as GPGPU-Sim prints PTX (one instruction per source
 // line, a blank line before every basic block, labels on their own lines),
@@ -31,14 +31,15 @@ using Lanes = std::vector<std::int64_t>;
 
 // One linear PTX instruction.
 struct Ins {
-  enum Kind { exit, mov_tid, mov_const, load_param, add, add_const, mul_const, max, min, selp, load_data, load, setp, bra, jmp, bar } kind;
+  enum Kind { exit, mov_tid, mov_const, load_param, add, add_const, mul_const, max, min, selp, load_data, load, setp, and_pred, bra, jmp, bar } kind;
   int dst = 0, a = 0, b = 0;
   std::int64_t c = 0;
   std::string cmp;     // setp
   bool unsigned_cmp = false;  // setp: .u32, the 32-bit patterns compared unsigned
   bool negate = false;  // bra: @!%p
   int target = -1;      // bra / jmp: instruction index
-  int p = 1;            // setp / bra: predicate register (one per condition)
+  int p = 1;            // setp / and_pred / bra: predicate register (one per condition)
+                        // and_pred: %p<p> = %p<a> and %p<b>
   int guard = 0;        // other instructions: @%p<guard> (0: none)
   bool guard_negated = false;
   int join = -1;        // bra: where its split lanes meet again
@@ -116,7 +117,16 @@ struct Program {
     i.unsigned_cmp = rng() % 4 == 0;
     i.p = ++predicates;
     emit(i);
-    return i.p;
+    if (rng() % 5 != 0) return i.p;
+    // And a comparison of any register, the same in every lane or not
+    // (a parameter: a term the same in every lane but unknown).
+    Ins j = op(Ins::setp, 0, reg(), 0, static_cast<std::int64_t>(rng() % 34) - 1, kCmp[rng() % 6]);
+    j.p = ++predicates;
+    emit(j);
+    Ins both = op(Ins::and_pred, 0, i.p, j.p);
+    both.p = ++predicates;
+    emit(both);
+    return both.p;
   }
   // max / min with a register or a constant; selp on a fresh comparison.
   void clamp() {
@@ -377,6 +387,12 @@ struct SimtRun {
         break;
       case Ins::exit:
         analysis.step("exit", g, {}, at);
+        break;
+      case Ins::and_pred:
+        analysis.step("and.pred", "", {"%p" + std::to_string(in.p), "%p" + std::to_string(in.a),
+                                       "%p" + std::to_string(in.b)}, at);
+        pred[in.p].resize(kLanes);
+        each([&](std::size_t l) { pred[in.p][l] = pred[in.a][l] && pred[in.b][l]; });
         break;
       case Ins::bar:  // one warp: the barrier waits for nothing, whatever its lanes
         analysis.step("bar.sync", "", {"0"}, at);

@@ -171,3 +171,41 @@ TEST(LaneFlowData, ABranchThatSplitsOneWarpOfTheBlockIsFollowedForEach) {
 }
 
 }  // namespace
+
+namespace {
+
+// Blocks of 64 threads, `@!%p3 bra` with %p3 = (tid < 40) and a float
+// comparison of a parameter, the same in every lane but unknown: the lanes
+// that fall through are at most those of tid < 40. When the comparison
+// holds, every lane of warp 0 falls through, which only warp 0 can do
+// (warp 1's lanes 40 to 63 must take the branch).
+TEST(LaneFlowData, EveryLaneOfOneWarpMayGoAWayOnlyItsLanesCanAllGo) {
+  const std::string text = kernel(
+      "mov.u32 %r1, %tid.x;\n"
+      "mul.lo.s32 %r3, %r1, 128;\n"
+      "ld.param.f32 %f1, [k_param_0];\n"
+      "setp.lt.s32 %p1, %r1, 40;\n"
+      "setp.eq.f32 %p2, %f1, 0f00000000;\n"
+      "and.pred %p3, %p1, %p2;\n"
+      "@!%p3 bra ELSE;\n"
+      "\n"
+      "ld.global.u32 %r6, [%r3];\n"
+      "bra.uni JOIN;\n"
+      "\n"
+      "ELSE:\n"
+      "ld.global.u32 %r7, [%r3];\n"
+      "\n"
+      "JOIN:\n"
+      "ret;\n");
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
+  const FlowWalk walk(text, flow, BlockShape{64, 1, 1},
+                      {"mov.u32 %r1, %tid.x;", "mul.lo.s32 %r3, %r1, 128;", "ld.param.f32 %f1, [k_param_0];",
+                       "setp.lt.s32 %p1, %r1, 40;", "setp.eq.f32 %p2, %f1, 0f00000000;",
+                       "and.pred %p3, %p1, %p2;", "@!%p3 bra ELSE;"});
+  EXPECT_EQ(walk("ld.global.u32 %r6, [%r3];").passes, 32u);
+  walk("bra.uni JOIN;");
+  EXPECT_NO_THROW(walk("ret;"));  // no lane waited at ELSE: warp 0, whole
+  EXPECT_TRUE(walk.left().empty()) << walk.left();
+}
+
+}  // namespace

@@ -64,6 +64,9 @@ std::string ptx_text(const Program& p) {
       case Ins::bra: text = guard(in.p, in.negate) + "bra L" + std::to_string(in.target) + ";"; break;
       case Ins::jmp: text = "bra.uni L" + std::to_string(in.target) + ";"; break;
       case Ins::exit: text = g + "exit;"; break;
+      case Ins::and_pred:
+        text = fmt::format("and.pred %p{}, %p{}, %p{};", in.p, in.a, in.b);
+        break;
       case Ins::bar: text = "bar.sync 0;"; break;
     }
     lines[in.line] = text;

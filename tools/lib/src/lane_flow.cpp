@@ -222,24 +222,44 @@ void LaneValueAnalysis::split_from(const std::vector<StackEntry>& stack, Lanes l
   settle(std::move(t), out);
 }
 
-// Whether every running lane of `top` may go the way whose lanes `way`
-// bounds: all lanes of an exact entry must be among them; those of an
-// inexact one may be any within its mask.
-bool LaneValueAnalysis::all_may(const StackEntry& top, const std::vector<bool>& running,
-                                const std::vector<bool>& way) const {
-  return top.lanes == Lanes::unknown ? may_hold(way) : !any(but(running, way));
-}
-
-// `stack` when every lane of its top entry goes the way whose lanes `way`
-// bounds: the lanes of an inexact entry are then among those.
-std::vector<LaneValueAnalysis::StackEntry> LaneValueAnalysis::all_within(std::vector<StackEntry> stack,
-                                                                         const std::vector<bool>& way) const {
+// `stack` if every running lane of its top entry goes the way whose lanes
+// `way` bounds, or nothing when they cannot: the lanes of an inexact entry
+// are then among `way`; for an exact one, the traced warp is one whose
+// running lanes all lie in `way` (when only some warps qualify, the stack
+// keeps only their threads).
+std::optional<std::vector<LaneValueAnalysis::StackEntry>> LaneValueAnalysis::all_one_way(
+    std::vector<StackEntry> stack, const std::vector<bool>& way) const {
   StackEntry& top = stack.back();
-  if (top.lanes == Lanes::unknown && !way.empty()) {
-    top.mask = both(top.mask, way);
-    top.mask_full = full(top.mask);
+  if (top.lanes == Lanes::unknown) {
+    if (!may_hold(way)) return std::nullopt;
+    if (!way.empty()) {
+      top.mask = both(top.mask, way);
+      top.mask_full = full(top.mask);
+    }
+    return stack;
   }
-  return stack;
+  const std::vector<bool> running = threads_of(top);
+  if (running.empty()) return stack;  // launch shape unknown
+  std::vector<bool> warps(running.size(), false);
+  bool some = false, all = true;
+  for (std::size_t first = 0; first < running.size(); first += kWarpLanes) {
+    const std::size_t end = std::min(running.size(), first + kWarpLanes);
+    bool runs = false, inside = true;
+    for (std::size_t t = first; t < end; ++t) {
+      runs = runs || running[t];
+      inside = inside && (!running[t] || (t < way.size() && way[t]));
+    }
+    if (!runs) continue;
+    if (!inside) {
+      all = false;
+      continue;
+    }
+    some = true;
+    std::fill(warps.begin() + static_cast<std::ptrdiff_t>(first),
+              warps.begin() + static_cast<std::ptrdiff_t>(end), true);
+  }
+  if (!some) return std::nullopt;
+  return all ? stack : among(std::move(stack), warps);
 }
 
 // What the previous instruction may have done to `stack`; the trace's next
@@ -290,8 +310,8 @@ bool LaneValueAnalysis::transitions(const std::vector<StackEntry>& stack, std::v
         }
         return true;
       }
-      if (all_may(top, running, staying)) single_from(all_within(stack, staying), next, out);
-      if (all_may(top, running, leaving)) all_leave(all_within(stack, leaving));
+      if (const auto s = all_one_way(stack, staying)) single_from(*s, next, out);
+      if (const auto s = all_one_way(stack, leaving)) all_leave(*s);
       if (may_hold(leaving) && may_hold(staying)) exit_some(Transition{stack}, leaving, staying, false, out);
       return true;
     }
@@ -335,8 +355,8 @@ bool LaneValueAnalysis::transitions(const std::vector<StackEntry>& stack, std::v
   const std::vector<bool> fall = b.fall_through ? both(*b.fall_through, running) : running;
   const std::vector<bool> taken =
       b.fall_through && b.predicate_exact ? but(running, *b.fall_through) : running;
-  if (all_may(top, running, taken)) single_from(all_within(stack, taken), prev.target, out);
-  if (all_may(top, running, fall)) single_from(all_within(stack, fall), next, out);
+  if (const auto s = all_one_way(stack, taken)) single_from(*s, prev.target, out);
+  if (const auto s = all_one_way(stack, fall)) single_from(*s, next, out);
   if (may_hold(taken) && may_hold(fall)) {
     split(Lanes::unknown, next, fall, prev.target, taken);
     split(Lanes::unknown, prev.target, taken, next, fall);

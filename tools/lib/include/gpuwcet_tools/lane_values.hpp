@@ -258,9 +258,8 @@ class LaneValueAnalysis {
   void split_from(const std::vector<StackEntry>& stack, Lanes lanes, std::uint32_t lower_pc,
                   const std::vector<bool>& lower, std::uint32_t upper_pc,
                   const std::vector<bool>& upper, std::vector<Transition>& out) const;
-  bool all_may(const StackEntry& top, const std::vector<bool>& running,
-               const std::vector<bool>& way) const;
-  std::vector<StackEntry> all_within(std::vector<StackEntry> stack, const std::vector<bool>& way) const;
+  std::optional<std::vector<StackEntry>> all_one_way(std::vector<StackEntry> stack,
+                                                     const std::vector<bool>& way) const;
   std::vector<StackEntry> among(std::vector<StackEntry> stack, const std::vector<bool>& warps) const;
   std::vector<bool> threads_of(const StackEntry& e) const;
   void remember(const TraceLocation& at);
