@@ -290,23 +290,14 @@ TEST(PtxControlFlow, ASplitOnAnUnknownUniformTermIsNotExact) {
       "ret;\n");
   const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
   for (const bool take : {true, false}) {
-    LaneValueAnalysis a(BlockShape{32, 1, 1});
-    a.follow(&flow);
-    auto step = [&](const char* op, const char* guard, std::vector<std::string_view> ops, const char* line) {
-      return a.step(op, guard, ops, at_line(flow, line_of(text, line)));
-    };
-    step("mov.u32", "", {"%r1", "%tid.x"}, "mov.u32 %r1, %tid.x;");
-    step("ld.param.f32", "", {"%f1", "[k_param_0]"}, "ld.param.f32 %f1, [k_param_0];");
-    step("setp.lt.s32", "", {"%p1", "%r1", "16"}, "setp.lt.s32 %p1, %r1, 16;");
-    step("setp.gt.f32", "", {"%p2", "%f1", "0f00000000"}, "setp.gt.f32 %p2, %f1, 0f00000000;");
-    step("and.pred", "", {"%p3", "%p1", "%p2"}, "and.pred %p3, %p1, %p2;");
-    step("mul.lo.s32", "", {"%r3", "%r1", "128"}, "mul.lo.s32 %r3, %r1, 128;");
-    step("bra", "@!%p3", {"TAKEN"}, "@!%p3 bra TAKEN;");
-    const AccessCost c = take ? step("ld.global.u32", "", {"%r6", "[%r3]"}, "ld.global.u32 %r6, [%r3];")
-                              : step("ld.global.u32", "", {"%r5", "[%r3]"}, "ld.global.u32 %r5, [%r3];");
+    const FlowWalk walk(text, flow, BlockShape{32, 1, 1},
+                        {"mov.u32 %r1, %tid.x;", "ld.param.f32 %f1, [k_param_0];", "setp.lt.s32 %p1, %r1, 16;",
+                         "setp.gt.f32 %p2, %f1, 0f00000000;", "and.pred %p3, %p1, %p2;",
+                         "mul.lo.s32 %r3, %r1, 128;", "@!%p3 bra TAKEN;"});
+    const AccessCost c = walk(take ? "ld.global.u32 %r6, [%r3];" : "ld.global.u32 %r5, [%r3];");
     EXPECT_EQ(c.passes, take ? 32u : 16u) << take;
     // Followed: every lane one way, or a split, until the trace tells.
-    EXPECT_TRUE(a.flow_left().empty()) << a.flow_left();
+    EXPECT_TRUE(walk.left().empty()) << walk.left();
   }
 }
 
@@ -328,15 +319,12 @@ TEST(PtxControlFlow, UnsignedComparisonsOfNegativeValuesAreNotKnown) {
   for (const bool follow : {true, false}) {
     LaneValueAnalysis a(BlockShape{32, 1, 1});
     if (follow) a.follow(&flow);
-    auto step = [&](const char* op, const char* guard, std::vector<std::string_view> ops, const char* line) {
-      return a.step(op, guard, ops, at_line(flow, line_of(text, line)));
-    };
-    step("mov.u32", "", {"%r1", "%tid.x"}, "mov.u32 %r1, %tid.x;");
-    step("sub.s32", "", {"%r2", "%r1", "16"}, "sub.s32 %r2, %r1, 16;");
-    step("setp.lt.u32", "", {"%p1", "%r2", "8"}, "setp.lt.u32 %p1, %r2, 8;");
-    step("mul.lo.s32", "", {"%r3", "%r1", "128"}, "mul.lo.s32 %r3, %r1, 128;");
-    step("bra", "@%p1", {"SKIP"}, "@%p1 bra SKIP;");
-    const AccessCost c = step("ld.global.u32", "", {"%r6", "[%r3]"}, "ld.global.u32 %r6, [%r3];");
+    const Walk walk{text, flow, a};
+    for (const char* line : {"mov.u32 %r1, %tid.x;", "sub.s32 %r2, %r1, 16;", "setp.lt.u32 %p1, %r2, 8;",
+                             "mul.lo.s32 %r3, %r1, 128;", "@%p1 bra SKIP;"}) {
+      walk(line);
+    }
+    const AccessCost c = walk("ld.global.u32 %r6, [%r3];");
     EXPECT_GE(c.passes, 24u) << (follow ? "with the file" : "without");
   }
 }
