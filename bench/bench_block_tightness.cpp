@@ -48,6 +48,13 @@ BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<In
   return b;
 }
 
+// The oracle's machine serves queued units in issue order: the adversary
+// schedules run without collector units (the bounds cover both machines).
+HardwareDescription in_order(HardwareDescription hw) {
+  hw.collector_units = 0;
+  return hw;
+}
+
 // Starves `victim`: when it can issue, another warp issues instead, one whose
 // instruction holds the victim's resource longest if any; when it cannot,
 // the cheapest instruction issues (variant 0) or a random one (variant 1).
@@ -180,7 +187,7 @@ void rodinia_table(int blocks) {
       }
       sim[3] = std::max({sim[0], sim[1], sim[2]});
       sim[4] = sim[3];
-      gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
+      gpuwcet::testing::BlockScheduleOracle oracle(in_order(hw), block, kRegisters);
       const std::size_t nw = block.size();
       for (std::size_t victim : {std::size_t{0}, nw / 2, nw - 1}) {
         std::vector<std::size_t> order;
@@ -238,7 +245,7 @@ void tiny_table(int blocks) {
         sim[p] = simulate_block(hw, block, kRegisters, so).cycles;
       }
       sim[3] = std::max({sim[0], sim[1], sim[2]});
-      gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
+      gpuwcet::testing::BlockScheduleOracle oracle(in_order(hw), block, kRegisters);
       sim[4] = oracle.worst_case();
       if (oracle.truncated()) std::abort();
       for (int c = 0; c < kColumns; ++c) {

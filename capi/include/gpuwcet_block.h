@@ -60,8 +60,8 @@ typedef struct gpuwcet_functional_unit {
  * is the paper's model: a warp may issue every cycle, an instruction enters
  * its unit when it issues and its result is written initiation + latency
  * later. The presets carry GPGPU-Sim's values (docs/multiphase.md). The
- * fields after barrier_delay came with version 0.2: a caller whose
- * struct_size ends at barrier_delay gets 0 for them. */
+ * fields after barrier_delay came with version 0.2, collector_units with
+ * 0.3: a caller whose struct_size ends before a field gets 0 for it. */
 typedef struct gpuwcet_hardware_desc {
   uint32_t struct_size; /* sizeof(gpuwcet_hardware_desc) */
   uint32_t unit_count;  /* 1..GPUWCET_MAX_FUNCTIONAL_UNITS */
@@ -76,6 +76,12 @@ typedef struct gpuwcet_hardware_desc {
   uint32_t launch_delay;       /* <= 2^20: cycles before a warp's first issue */
   uint32_t exit_issues;        /* 0: exit takes no issue slot; 1: it issues on its unit (as a
                                   compute instruction) before the warp ends at its drain */
+  uint32_t collector_units;    /* <= 64. 0: instructions waiting for a queued unit are served
+                                  in issue order; N: each issued instruction holds one of N
+                                  operand-collector units until its dispatch, a warp issues
+                                  only while one is free, and a queued unit serves its waiting
+                                  instructions in any order (docs/multiphase.md, "Operand
+                                  collectors") */
 } gpuwcet_hardware_desc;
 
 /* Fills *hw with a built-in preset: "rtx3070" (GPGPU-Sim's Ampere RTX 3070)

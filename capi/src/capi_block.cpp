@@ -49,9 +49,12 @@ static_assert(std::is_trivially_copyable_v<gpuwcet::Instruction> &&
 
 namespace {
 
-// sizeof(gpuwcet_hardware_desc) in its first release: up to barrier_delay.
+// sizeof(gpuwcet_hardware_desc) in its first release: up to barrier_delay;
+// in 0.2: up to exit_issues.
 constexpr std::size_t kHardwareDescFirstSize =
     offsetof(gpuwcet_hardware_desc, barrier_delay) + sizeof(std::uint32_t);
+constexpr std::size_t kHardwareDescSize02 =
+    offsetof(gpuwcet_hardware_desc, exit_issues) + sizeof(std::uint32_t);
 
 Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& out) noexcept {
   if (in == nullptr || !gpuwcet::capi::struct_size_ok(in->struct_size, kHardwareDescFirstSize)) {
@@ -79,6 +82,7 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
   out.dispatch_delay = 0;
   out.launch_delay = 0;
   out.exit_issues = false;
+  out.collector_units = 0;
   if (in->latency_from_issue > 1) return Status::invalid_argument;
   // A zeroed struct describes the paper's model: 0 reads as 1.
   out.issue_interval = in->issue_interval == 0 ? 1u : in->issue_interval;
@@ -88,12 +92,13 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
   out.barrier_delay = in->barrier_delay;
   // Fields added after the first release: read only if the caller's struct
   // has them.
-  if (in->struct_size >= sizeof(gpuwcet_hardware_desc)) {
+  if (in->struct_size >= kHardwareDescSize02) {
     if (in->exit_issues > 1) return Status::invalid_argument;
     out.dispatch_delay = in->dispatch_delay;
     out.launch_delay = in->launch_delay;
     out.exit_issues = in->exit_issues != 0;
   }
+  if (in->struct_size >= sizeof(gpuwcet_hardware_desc)) out.collector_units = in->collector_units;
   return gpuwcet::validate(out);
 }
 
@@ -140,6 +145,7 @@ gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency
   out.dispatch_delay = core.dispatch_delay;
   out.launch_delay = core.launch_delay;
   out.exit_issues = core.exit_issues ? 1u : 0u;
+  out.collector_units = core.collector_units;
   *hw = out;
   return GPUWCET_OK;
 }

@@ -72,6 +72,10 @@ enum class OpKind : std::uint8_t {
   exit = 5,     // ret / EXIT: the warp ends once its results are written; takes no issue slot
 };
 
+// Most operand-collector units a description may have
+// (HardwareDescription::collector_units).
+inline constexpr std::uint32_t kMaxCollectorUnits = 64;
+
 // Upper limit of the pipeline timing fields below (keeps cycle sums far from
 // 64-bit overflow).
 inline constexpr std::uint32_t kMaxPipelineCycles = 1u << 20;
@@ -96,6 +100,14 @@ struct HardwareDescription {
   // true: an exit takes an issue slot and its unit like a compute
   // instruction before the warp ends at its drain; false: it takes neither.
   bool exit_issues = false;
+  // 0: instructions waiting for a queued unit are served in issue order.
+  // N > 0: every issued instruction holds one of N operand-collector units
+  // until its dispatch, the warp issues only while one is free, and a queued
+  // unit serves the instructions waiting for it in any order (GPGPU-Sim's
+  // collector units, round-robin; docs/multiphase.md, "Operand collectors").
+  // The profiles then bound every order; the block bounds for several warps
+  // are checked against in-order service only.
+  std::uint32_t collector_units = 0;
 };
 
 // The first cycle at which the warp may issue again after issuing an
@@ -197,13 +209,14 @@ inline int find_unit(const HardwareDescription& hw, const char* name) noexcept {
 // ok, or invalid_argument for unit_count 0 or > kMaxFunctionalUnits, an
 // initiation of 0, a resource >= kMaxResources, unknown unit flags, units of
 // one resource that disagree on kUnitQueuedDispatch, an issue interval of 0
-// or a pipeline timing field above kMaxPipelineCycles.
+// a pipeline timing field above kMaxPipelineCycles or more than
+// kMaxCollectorUnits collector units.
 inline Status validate(const HardwareDescription& hw) noexcept {
   if (hw.unit_count == 0 || hw.unit_count > kMaxFunctionalUnits) return Status::invalid_argument;
   if (hw.issue_interval == 0 || hw.issue_interval > kMaxPipelineCycles ||
       hw.branch_delay > kMaxPipelineCycles || hw.result_delay > kMaxPipelineCycles ||
       hw.barrier_delay > kMaxPipelineCycles || hw.dispatch_delay > kMaxPipelineCycles ||
-      hw.launch_delay > kMaxPipelineCycles) {
+      hw.launch_delay > kMaxPipelineCycles || hw.collector_units > kMaxCollectorUnits) {
     return Status::invalid_argument;
   }
   for (std::size_t i = 0; i < hw.unit_count; ++i) {

@@ -54,11 +54,11 @@ inline constexpr std::uint32_t kGpgpuSimPerfectMemoryLatency = 2;
 inline constexpr std::uint32_t kSharedMemoryLatency = 29;
 inline constexpr std::uint32_t kParameterLatency = 1;
 // Load/store cycles per eight further transactions of an uncoalesced global
-// access (readers scale extra_cycles by it). GPGPU-Sim's code sends one
-// transaction per cycle (8 per 8), but its uncoalesced byte loads (the nn
-// trace, 32 transactions each) take 13 per 8: calibrated on that trace, the
-// only uncoalesced one of the data set.
-inline constexpr std::uint32_t kGpgpuSimCyclesPer8Transactions = 13;
+// access (readers scale extra_cycles by it): GPGPU-Sim's load/store unit sends
+// one transaction per cycle. (A fitted 13 per 8 once stood in for the
+// collector units' service order, which collector_units now bounds:
+// docs/multiphase.md, "Operand collectors".)
+inline constexpr std::uint32_t kGpgpuSimCyclesPer8Transactions = 8;
 
 namespace preset_resource {
 inline constexpr std::uint16_t int_pipe = 0, fp = 1, dp = 2, sfu = 3, tensor = 4, mem = 5;
@@ -135,6 +135,11 @@ struct GpgpuSimPipeline {
   static constexpr std::uint32_t dispatch_delay = 2;
   static constexpr std::uint32_t launch_delay = 3;
   static constexpr bool exit_issues = true;
+  // -gpgpu_operand_collector_num_units_gen 8 (with the specialized collector
+  // units disabled, as in both configurations): every instruction goes
+  // through one of 8 collector units, and the load/store unit takes the
+  // waiting ones round-robin, not in issue order.
+  static constexpr std::uint32_t collector_units = 8;
 };
 
 // Sets the pipeline fields of `hw` (not its units) to GPGPU-Sim's.
@@ -147,6 +152,7 @@ constexpr void set_gpgpusim_pipeline(HardwareDescription& hw) noexcept {
   hw.dispatch_delay = GpgpuSimPipeline::dispatch_delay;
   hw.launch_delay = GpgpuSimPipeline::launch_delay;
   hw.exit_issues = GpgpuSimPipeline::exit_issues;
+  hw.collector_units = GpgpuSimPipeline::collector_units;
 }
 
 inline constexpr std::array<HardwarePreset, 2> kHardwarePresets{{

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "collector_queue.hpp"
+
 namespace gpuwcet {
 namespace {
 
@@ -51,12 +53,14 @@ class PhaseWriter {
   bool overflowed_ = false;
 };
 
+// The arena holds two arrays of register_count words: each register's ready
+// cycle, then its pending tag (collector_queue.hpp; 0: not pending).
 std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_count) noexcept {
   auto addr = reinterpret_cast<std::uintptr_t>(arena.data());
   const std::uintptr_t aligned = (addr + alignof(std::uint64_t) - 1) &
                                  ~static_cast<std::uintptr_t>(alignof(std::uint64_t) - 1);
   const std::size_t skip = aligned - addr;
-  if (static_cast<std::size_t>(arena.size()) < skip + register_count * sizeof(std::uint64_t)) {
+  if (static_cast<std::size_t>(arena.size()) < skip + 2 * register_count * sizeof(std::uint64_t)) {
     return nullptr;
   }
   return reinterpret_cast<std::uint64_t*>(aligned);
@@ -65,10 +69,10 @@ std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_coun
 }  // namespace
 
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept {
-  if (register_count > (std::numeric_limits<std::size_t>::max() - 8) / sizeof(std::uint64_t)) {
+  if (register_count > (std::numeric_limits<std::size_t>::max() - 8) / (2 * sizeof(std::uint64_t))) {
     return 0;
   }
-  return register_count * sizeof(std::uint64_t) + alignof(std::uint64_t) - 1;
+  return 2 * register_count * sizeof(std::uint64_t) + alignof(std::uint64_t) - 1;
 }
 
 namespace {
@@ -85,7 +89,8 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
                 ProfileResult& result) noexcept {
   std::uint64_t* ready = ready_times(arena, register_count);
   if (ready == nullptr && register_count != 0) return Status::buffer_too_small;
-  for (std::size_t r = 0; r < register_count; ++r) ready[r] = 0;
+  std::uint64_t* pending_tag = ready + register_count;
+  for (std::size_t r = 0; r < register_count; ++r) ready[r] = pending_tag[r] = 0;
 
   // Per-unit constants in local arrays: the loop below reads them once per
   // instruction.
@@ -115,6 +120,17 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
   std::uint64_t drain = 0;       // last result written (or busy_end)
   std::uint64_t next_issue = hw.launch_delay;  // in order, issue_interval apart
   std::size_t consumed = 0;
+  detail::CollectorQueues queues(hw.collector_units);
+  std::uint64_t own_queued = 0;
+  std::uint32_t queued_mask = 0;
+  for (std::size_t k = 0; k < hw.unit_count; ++k) {
+    if (!issue_waits[k]) queued_mask |= std::uint32_t{1} << res[k];
+  }
+  // A pending register's result, once an instruction reads or writes it
+  // (collector_queue.hpp).
+  auto settle = [&](std::uint16_t reg) noexcept {
+    if (pending_tag[reg] != 0) queues.settle(reg, resource_free, ready, pending_tag, drain);
+  };
 
   // Ends the section at its drain: the open execution phase, then the wait
   // for the last results (idle).
@@ -122,7 +138,8 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
     const auto s32 = static_cast<std::uint32_t>(section);
     writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
     writer.add(PhaseKind::idle, busy_end, drain, s32, current);
-    current.length = drain - section_start;
+    current.length = drain - section_start + own_queued;
+    own_queued = 0;
     if (section < max_sections) {
       sections[static_cast<std::ptrdiff_t>(section)] = current;
     } else if (max_sections != 0) {
@@ -149,6 +166,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       // A warp is at the barrier once drained and free to issue again; the
       // block is released barrier_delay cycles after the last one got there:
       // the warp idles until then, inside the section it closes.
+      queues.drain_all(resource_free, ready, pending_tag, drain);
       if (next_issue > drain) drain = next_issue;
       drain += hw.barrier_delay;
       close_section();
@@ -171,13 +189,17 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
     for (std::size_t k = 0; k < ins.src_count; ++k) {
       const std::uint16_t reg = ins.src[k];
       if (reg >= register_count) return Status::invalid_argument;
+      settle(reg);
       if (ready[reg] > t) t = ready[reg];
     }
     for (std::size_t k = 0; k < ins.dst_count; ++k) {
       const std::uint16_t reg = ins.dst[k];
       if (reg >= register_count) return Status::invalid_argument;
+      settle(reg);
       if (ready[reg] > t) t = ready[reg];
     }
+    // A free collector unit (collector_queue.hpp).
+    t = queues.issue_after(t, resource_free);
     if (t >= kCycleLimit) return Status::overflow;
     // Execution: from the cycle the instruction could enter its unit to the
     // end of its hold; these starts grow with the issues.
@@ -200,14 +222,45 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
     const std::uint64_t done = ins.kind == OpKind::store ? held_until + hw.result_delay
                                                           : (written > held_until ? written : held_until);
     if (done > drain) drain = done;
+    // With collector units a queued instruction may be served after later
+    // ones: its results stay pending until bounded (collector_queue.hpp).
+    std::uint64_t tag = 0;
+    std::uint64_t value = written;
+    if (queues.enabled() && !issue_waits[u]) {
+      detail::CollectorQueues::Arrival a;
+      a.resource = r;
+      a.arrive = ready_for_unit;
+      a.fifo = d;
+      a.occupancy = held_until - d;
+      a.result = written - d;
+      a.completion = done - d;
+      std::uint64_t start = d;
+      tag = queues.arrive(a, ins, hw.issue_interval, resource_free[r], ready, pending_tag, drain,
+                          start);
+      // Pending on the order-free bound alone: kept as result - hold end.
+      value = tag != 0 ? written - held_until : start + a.result;
+    } else {
+      queues.pass_through(ready_for_unit);
+    }
     resource_free[r] = held_until;
-    for (std::size_t k = 0; k < ins.dst_count; ++k) ready[ins.dst[k]] = written;
+    for (std::size_t k = 0; k < ins.dst_count; ++k) {
+      ready[ins.dst[k]] = value;
+      pending_tag[ins.dst[k]] = tag;
+    }
     next_issue = next_issue_cycle(hw, ins.kind, t);
-    ++current.issues;
+    // With as few collector units as dispatch_delay, instructions passing
+    // through them can fill them: each then keeps other warps from issuing
+    // for dispatch_delay cycles (docs/multiphase.md, "Operand collectors").
+    current.issues += queues.enabled() && hw.collector_units <= hw.dispatch_delay ? hw.dispatch_delay : 1;
     current.held[r] += blocking_cycles(hw.units[u], ins);
     current.resource_mask |= std::uint32_t{1} << r;
+    if (queues.enabled()) {
+      current.resource_mask |= queued_mask;
+      if (!issue_waits[u]) own_queued += held_until - d;
+    }
     if (ins.kind == OpKind::exit) break;  // exit_issues: it ends the warp once drained
   }
+  queues.drain_all(resource_free, ready, pending_tag, drain);
   close_section();
 
   result.total_cycles = drain;

@@ -87,6 +87,22 @@ void target_block_checks(void) {
     CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
                                &info) == GPUWCET_OK);
     CHECK(info.total_cycles == 21);
+    /* Collector units (0.3): the units may serve their waiting instructions
+     * in any order, and the bound covers every one, the issue order too; a
+     * caller built against 0.2 gets none. */
+    hw.collector_units = 8;
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_OK);
+    CHECK(info.total_cycles >= 21);
+    hw.struct_size = (uint32_t)offsetof(gpuwcet_hardware_desc, collector_units);
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_OK);
+    CHECK(info.total_cycles == 21);
+    hw.struct_size = sizeof hw;
+    hw.collector_units = 65;
+    CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
+                               &info) == GPUWCET_INVALID_ARGUMENT);
+    hw.collector_units = 0;
     hw.units[1].flags = 8; /* no such flag */
     CHECK(gpuwcet_profile_warp(&hw, code, 5, 16, g_profile_arena, bytes, phases, 8, sections, 1,
                                &info) == GPUWCET_INVALID_ARGUMENT);
@@ -162,7 +178,8 @@ void target_block_checks(void) {
     CHECK(gpuwcet_find_unit(&preset, "mem_shared", &index) == GPUWCET_OK);
     CHECK(preset.units[index].flags ==
           (GPUWCET_UNIT_QUEUED_DISPATCH | GPUWCET_UNIT_EXTRA_HOLDS_ONLY));
-    CHECK(preset.dispatch_delay == 2 && preset.launch_delay == 3 && preset.exit_issues == 1);
+    CHECK(preset.dispatch_delay == 2 && preset.launch_delay == 3 && preset.exit_issues == 1 &&
+          preset.collector_units == 8);
     CHECK(gpuwcet_find_unit(&preset, "mem", &index) == GPUWCET_OK && preset.units[index].latency == 200);
   }
 

@@ -4,19 +4,78 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
 namespace gpuwcet::tools {
 namespace {
 
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
 struct WarpState {
   std::size_t pc = 0;
   std::uint64_t next_issue = 0;  // in order, issue_interval apart
   std::uint64_t drain = 0;       // last result written / resource released
+  std::size_t waiting = 0;       // instructions still waiting for a queued unit
   bool done = false;
   bool at_barrier = false;
   std::size_t barriers = 0;
+};
+
+// An instruction waiting in a collector unit for its queued unit.
+struct Waiting {
+  std::size_t warp = 0;
+  const Instruction* ins = nullptr;
+  std::uint64_t arrive = 0;  // issue + dispatch_delay: operands collected
+  std::uint32_t unit = 0;    // the collector unit it holds
+  std::size_t event = kNever;  // its IssueEvent, when recorded
+};
+
+// GPGPU-Sim's operand collector in front of the queued units
+// (HardwareDescription::collector_units): every issued instruction takes the
+// lowest free collector unit; one for a non-queued unit leaves it at its
+// dispatch, one for a queued unit when that unit picks it as the next to
+// serve. A queued unit picks its next instruction among those whose operands
+// are collected as soon as it starts serving one (or as the first arrives),
+// round-robin over the collector units from the last one picked
+// (`dispatch_unit_t::find_ready`).
+class Collectors {
+ public:
+  explicit Collectors(std::uint32_t units) : until_(units, 0), queued_(units, false) {}
+
+  bool free_at(std::uint64_t t) const {
+    for (std::size_t k = 0; k < until_.size(); ++k) {
+      if (!queued_[k] && until_[k] <= t) return true;
+    }
+    return false;
+  }
+  // The next cycle a pass-through instruction leaves its unit.
+  std::uint64_t next_release(std::uint64_t t) const {
+    std::uint64_t e = kNever;
+    for (std::size_t k = 0; k < until_.size(); ++k) {
+      if (!queued_[k] && until_[k] > t) e = std::min(e, until_[k]);
+    }
+    return e;
+  }
+  std::uint32_t take(std::uint64_t t, std::uint64_t until, bool queued) {
+    for (std::size_t k = 0; k < until_.size(); ++k) {
+      if (!queued_[k] && until_[k] <= t) {
+        until_[k] = until;
+        queued_[k] = queued;
+        return static_cast<std::uint32_t>(k);
+      }
+    }
+    throw std::logic_error("no free collector unit");
+  }
+  void release(std::uint32_t k, std::uint64_t t) {
+    queued_[k] = false;
+    until_[k] = t;
+  }
+
+ private:
+  std::vector<std::uint64_t> until_;
+  std::vector<bool> queued_;
 };
 
 std::size_t count_barriers(const std::vector<Instruction>& w) {
@@ -67,9 +126,60 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   candidates.reserve(n);
   std::size_t last = n - 1;  // LRR starts at warp 0; GTO has no greedy warp yet
   bool have_last = false;
+  const bool collect = hw.collector_units != 0;
+  Collectors collectors(hw.collector_units);
+  std::array<std::vector<Waiting>, kMaxResources> waiting;  // in the collector units
+  std::array<std::optional<Waiting>, kMaxResources> next;    // picked, not yet served
+  std::array<std::uint32_t, kMaxResources> last_picked{};
+  last_picked.fill(collect ? hw.collector_units - 1 : 0);  // the first scan starts at unit 0
+  std::size_t queued = 0;  // waiting or picked, over all resources
+
+  // Enters `ins` of warp w into its unit at d: hold, results, drain.
+  auto dispatch = [&](std::size_t w, const Instruction& ins, std::uint64_t d) {
+    const FunctionalUnit& fu = hw.units[ins.unit];
+    resource_free[unit_resource(hw, ins.unit)] = d + occupancy(fu, ins);
+    const std::uint64_t written = result_cycle(hw, fu, ins, d);
+    std::uint64_t* reg = ready.data() + w * register_count;
+    for (std::size_t k = 0; k < ins.dst_count; ++k) reg[ins.dst[k]] = written;
+    st[w].drain = std::max(st[w].drain, completion_cycle(hw, fu, ins, d));
+  };
+  // The queued units' picks and dispatches in cycle t.
+  auto serve = [&](std::uint64_t t) {
+    for (std::size_t r = 0; r < kMaxResources; ++r) {
+      for (;;) {
+        if (!next[r]) {
+          std::vector<Waiting>& q = waiting[r];
+          std::size_t best = q.size();
+          std::uint32_t best_distance = 0;
+          const std::uint32_t from = (last_picked[r] + 1) % hw.collector_units;
+          for (std::size_t i = 0; i < q.size(); ++i) {
+            if (q[i].arrive > t) continue;
+            const std::uint32_t distance = (q[i].unit + hw.collector_units - from) % hw.collector_units;
+            if (best == q.size() || distance < best_distance) {
+              best = i;
+              best_distance = distance;
+            }
+          }
+          if (best == q.size()) break;
+          next[r] = q[best];
+          last_picked[r] = q[best].unit;
+          collectors.release(q[best].unit, t);
+          q.erase(q.begin() + static_cast<std::ptrdiff_t>(best));
+        }
+        if (resource_free[r] > t) break;
+        const Waiting w = *next[r];
+        next[r].reset();
+        --queued;
+        --st[w.warp].waiting;
+        dispatch(w.warp, *w.ins, t);
+        if (w.event != kNever) sim.trace[w.event].dispatch = t;
+      }
+    }
+  };
 
   // Earliest cycle the warp's next instruction satisfies its own and the
-  // resource constraints (nothing changes them until some warp issues).
+  // resource constraints (nothing changes them until some warp issues or a
+  // queued unit serves one).
   auto earliest = [&](std::size_t w) {
     const Instruction& ins = warps[w][st[w].pc];
     std::uint64_t t = std::max(st[w].next_issue,
@@ -83,6 +193,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
 
   std::uint64_t t = 0;
   for (;;) {
+    if (collect) serve(t);
     // Exit and barrier take no issue slot: settle them first.
     bool all_done = true;
     bool all_waiting = true;
@@ -94,16 +205,17 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
         if (s.pc >= warps[w].size() ||
             (warps[w][s.pc].kind == OpKind::exit && !hw.exit_issues)) {
           s.done = true;
-          sim.warp_end[w] = s.drain;
         } else if (warps[w][s.pc].kind == OpKind::barrier) {
           s.at_barrier = true;
         }
       }
       if (!s.done) all_done = false;
-      if (!s.done && !s.at_barrier) all_waiting = false;
+      // A draining barrier also waits for the warp's queued instructions.
+      const bool arrived = s.at_barrier && (!options.barriers_drain || s.waiting == 0);
+      if (!s.done && !arrived) all_waiting = false;
     }
-    if (all_done) break;
-    if (all_waiting) {
+    if (all_done && queued == 0) break;
+    if (all_waiting && !all_done) {
       // Every live warp is at the barrier: release once the last one got
       // there. A warp is there once free to issue again (and drained, when
       // barriers drain).
@@ -122,22 +234,33 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
         s.next_issue = std::max(s.next_issue, release);
         s.drain = std::max(s.drain, release);
       }
+      // Queued instructions left behind (barriers that do not drain) are
+      // served meanwhile.
+      for (std::uint64_t c = t + 1; collect && queued != 0 && c < release; ++c) serve(c);
       t = release;
       continue;
     }
 
     candidates.clear();
-    std::uint64_t next_event = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t next_event = kNever;
+    const bool unit_free = !collect || collectors.free_at(t);
     for (std::size_t w = 0; w < n; ++w) {
       if (st[w].done || st[w].at_barrier) continue;
       const std::uint64_t e = earliest(w);
-      if (e <= t) {
+      if (e <= t && unit_free) {
         candidates.push_back(w);
       } else {
-        next_event = std::min(next_event, e);
+        next_event = std::min(next_event, std::max(e, t + 1));
       }
     }
     if (candidates.empty()) {
+      if (collect) {
+        // A queued unit may serve, or a pass-through instruction leave its
+        // collector unit, before a warp is ready.
+        if (queued != 0) next_event = std::min(next_event, t + 1);
+        next_event = std::min(next_event, std::max(collectors.next_release(t), t + 1));
+      }
+      if (next_event == kNever) throw std::logic_error("simulation stalled");
       t = next_event;
       continue;
     }
@@ -167,17 +290,28 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
 
     WarpState& s = st[pick];
     const Instruction& ins = warps[pick][s.pc];
-    const FunctionalUnit& fu = hw.units[ins.unit];
-    // Instructions enter their unit in issue order: resource_free already
-    // accounts for every earlier issue of the block.
-    std::uint64_t& free = resource_free[unit_resource(hw, ins.unit)];
-    const std::uint64_t d = dispatch_cycle(hw, t, free);
-    const std::uint64_t held_until = d + occupancy(fu, ins);
-    const std::uint64_t written = result_cycle(hw, fu, ins, d);
-    free = held_until;
-    std::uint64_t* reg = ready.data() + pick * register_count;
-    for (std::size_t k = 0; k < ins.dst_count; ++k) reg[ins.dst[k]] = written;
-    s.drain = std::max(s.drain, completion_cycle(hw, fu, ins, d));
+    const std::size_t r = unit_resource(hw, ins.unit);
+    std::uint64_t d = 0;
+    if (collect && (hw.units[ins.unit].flags & kUnitQueuedDispatch) != 0) {
+      // Its results are unknown until its unit serves it.
+      std::uint64_t* reg = ready.data() + pick * register_count;
+      for (std::size_t k = 0; k < ins.dst_count; ++k) reg[ins.dst[k]] = kNever;
+      Waiting w;
+      w.warp = pick;
+      w.ins = &ins;
+      w.arrive = t + hw.dispatch_delay;
+      w.unit = collectors.take(t, kNever, true);
+      if (options.record_trace) w.event = sim.trace.size();
+      waiting[r].push_back(w);
+      ++queued;
+      ++s.waiting;
+    } else {
+      // Without collector units, instructions enter their unit in issue
+      // order: resource_free already accounts for every earlier issue.
+      d = dispatch_cycle(hw, t, resource_free[r]);
+      if (collect) collectors.take(t, d, false);
+      dispatch(pick, ins, d);
+    }
     s.next_issue = next_issue_cycle(hw, ins.kind, t);
     if (options.record_trace) {
       sim.trace.push_back(
@@ -189,6 +323,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     have_last = true;
     ++t;  // one issue per cycle for the SM
   }
+  for (std::size_t w = 0; w < n; ++w) sim.warp_end[w] = st[w].drain;
   sim.cycles = *std::max_element(sim.warp_end.begin(), sim.warp_end.end());
   return sim;
 }

@@ -126,6 +126,17 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
       }
       memory_options[std::string(option)] = *v;
     }
+    if (option == "-gpgpu_enable_specialized_operand_collector" ||
+        option == "-gpgpu_operand_collector_num_units_gen" ||
+        option == "-gpgpu_operand_collector_num_units_mem") {
+      const auto v = parse_uint(value, kMaxCollectorUnits);
+      if (!v) {
+        fail_at(name, lines.line_number(),
+                fmt::format("{} expects a count up to {}, got '{}'", option, kMaxCollectorUnits,
+                            value));
+      }
+      memory_options[std::string(option)] = *v;
+    }
     // Every other option (caches, DRAM timing, scheduler, ...) is not part of
     // the block model.
   }
@@ -169,6 +180,13 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   // The pipeline around the units is GPGPU-Sim's own, as in the presets
   // (hardware_presets.hpp).
   set_gpgpusim_pipeline(c.hw);
+  // The collector units memory instructions wait in: the generic ones, or
+  // the load/store unit's own when the file specializes them. A file silent
+  // on both keeps the pipeline's 8.
+  const char* units = opt("-gpgpu_enable_specialized_operand_collector", 0) != 0
+                          ? "-gpgpu_operand_collector_num_units_mem"
+                          : "-gpgpu_operand_collector_num_units_gen";
+  c.hw.collector_units = static_cast<std::uint32_t>(opt(units, c.hw.collector_units));
   add_alu_unit(c.hw, name);
   return c;
 }

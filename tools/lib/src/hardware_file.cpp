@@ -113,6 +113,12 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
       hw.dispatch_delay = count(0);
     } else if (k == "launch_delay") {
       hw.launch_delay = count(0);
+    } else if (k == "collector_units") {
+      hw.collector_units = count(0);
+      if (hw.collector_units > kMaxCollectorUnits) {
+        throw ToolError(fmt::format("{}: 'collector_units' must be at most {}", at(name, v),
+                                    kMaxCollectorUnits));
+      }
     } else if (k == "cycles_per_8_transactions") {
       c.cycles_per_8_transactions = count(1);
     } else if (k == "latency_from_issue" || k == "exit_issues" || k == "barriers_drain") {
@@ -126,7 +132,7 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
       throw ToolError(fmt::format(
           "{}: unknown key '{}' in [pipeline] (expected issue_interval, branch_delay, "
           "result_delay, latency_from_issue, barrier_delay, dispatch_delay, launch_delay, "
-          "exit_issues, barriers_drain, cycles_per_8_transactions)",
+          "exit_issues, barriers_drain, collector_units, cycles_per_8_transactions)",
           at(name, v), k));
     }
   }

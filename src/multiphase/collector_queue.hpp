@@ -1,0 +1,301 @@
+// Queued units behind operand-collector units, for Algorithm 1 over one warp
+// (phase_profile.cpp; docs/multiphase.md, "Operand collectors").
+//
+// With HardwareDescription::collector_units = N > 0, an instruction for a
+// queued unit waits in a collector unit and the unit serves the waiting ones
+// in any order (GPGPU-Sim: round-robin over the collector units from the last
+// one served, `dispatch_unit_t::find_ready`); the warp cannot issue while N
+// instructions hold collector units. The bounds below hold for every order
+// and for every run whose issues come no later than the profile's, with at
+// least issue_interval cycles between two issues (the induction of
+// docs/multiphase.md). For a queued instruction L arriving (operands
+// collected) at a_L, its service starts by the least of:
+// - (order-free) the backlog end, in issue order, of everything issued before
+//   L's first reader: for every s the work arriving from s on only shrinks
+//   when arrivals move earlier, and nothing else issues before that reader;
+// - (FIFO) L's dispatch in issue order plus the occupancy of every later
+//   instruction that may overtake it: the work present when L arrives is done
+//   by that dispatch, and only overtakers are served while L waits;
+// - (relative) a_L plus L's wait bound: the work that may remain of earlier
+//   instructions when L arrives plus its possible overtakers. Issues are at
+//   least issue_interval apart, so instruction j arrives at least
+//   (k_L - k_j) * issue_interval before L (k: issue count) and may remain
+//   only if k_j * ii + wait_j + occ_j > k_L * ii.
+// A later instruction M may overtake L only if L may still wait when M
+// arrives: k_M * ii <= k_L * ii + wait_L, and L is not next in line (every
+// earlier instruction has certainly started, k_j * ii + wait_j < k_L * ii,
+// so L is picked as it arrives). L's registers stay *pending* until no later
+// instruction can overtake it or its first reader issues.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "gpuwcet/block_model.hpp"
+
+namespace gpuwcet::detail {
+
+// Queued instructions whose wait may still matter. More at once on one
+// resource: that resource falls back on the order-free bound alone until the
+// next drain.
+inline constexpr std::size_t kQueueWindow = 16;
+// Registers left pending at a drain (a draining barrier) settle at that
+// drain; the last kEpochMemory drains are kept, an older one is bounded by
+// the oldest kept (drains only grow).
+inline constexpr std::uint32_t kEpochMemory = 8;
+
+class CollectorQueues {
+ public:
+  explicit CollectorQueues(std::uint32_t units) noexcept : units_(units) {}
+
+  bool enabled() const noexcept { return units_ != 0; }
+
+  // The first cycle at or after `t` with a free collector unit. In every run
+  // as above, at least 1 + (t - start) / longest instructions of a busy
+  // period of the profile have started by t (services follow each other, each
+  // at most the longest), and earlier periods' are all served: the rest may
+  // still hold units. Each step moves to the next cycle a holder may leave;
+  // at most units_ + kMaxResources steps.
+  std::uint64_t issue_after(std::uint64_t t,
+                            const std::array<std::uint64_t, kMaxResources>& free) const noexcept {
+    if (units_ == 0) return t;
+    for (;;) {
+      std::uint64_t holders = 0;
+      std::uint64_t next = kNone;
+      for (std::size_t r = 0; r < kMaxResources; ++r) {
+        const Period& p = period_[r];
+        if (p.count == 0 || free[r] <= t) continue;
+        std::uint64_t started = 0;
+        if (t >= p.start) started = 1 + (t - p.start) / p.longest;
+        if (started >= p.count) continue;
+        holders += p.count - started;
+        next = min(next, p.start + started * p.longest);
+      }
+      for (std::uint32_t k = 0; k < units_; ++k) {
+        if (transient_[k] > t) {
+          ++holders;
+          next = min(next, transient_[k]);
+        }
+      }
+      if (holders < units_ || next == kNone) return t;
+      t = next;
+    }
+  }
+
+  // An instruction for a non-queued unit issued now holds a collector unit
+  // until its dispatch `until`; fewer than units_ others do (issue_after), so
+  // the oldest slot has expired.
+  void pass_through(std::uint64_t until) noexcept {
+    if (units_ == 0) return;
+    std::uint32_t oldest = 0;
+    for (std::uint32_t k = 1; k < units_; ++k) {
+      if (transient_[k] < transient_[oldest]) oldest = k;
+    }
+    transient_[oldest] = until;
+    ++issues_;
+  }
+
+  struct Arrival {
+    std::size_t resource = 0;
+    std::uint64_t arrive = 0;      // profile's issue + dispatch_delay
+    std::uint64_t fifo = 0;        // its dispatch in issue order
+    std::uint64_t occupancy = 0;
+    std::uint64_t result = 0;      // result - dispatch
+    std::uint64_t completion = 0;  // completion - dispatch
+  };
+
+  // A queued instruction arrives. Returns the tag its destination registers
+  // take while pending, or 0 when its service start is already bounded, then
+  // stored in `start`. `free` is the backlog end before it; closing earlier
+  // instructions writes their pending registers (`ready`, `tags`) and
+  // extends `drain`.
+  std::uint64_t arrive(const Arrival& in, const Instruction& ins, std::uint64_t issue_interval,
+                       std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
+                       std::uint64_t& drain, std::uint64_t& start) noexcept {
+    const std::size_t r = in.resource;
+    Period& p = period_[r];
+    if (free <= in.arrive) {  // a new busy period of the profile
+      p.start = in.arrive;
+      p.count = 0;
+      p.longest = 1;
+    }
+    ++p.count;
+    if (in.occupancy > p.longest) p.longest = in.occupancy;
+    if (in.completion - in.occupancy > pending_after_[r]) {
+      pending_after_[r] = in.completion - in.occupancy;
+    }
+    const std::uint64_t k = ++issues_ * issue_interval;
+    // Earlier instructions of r: overtaken or closed; the work they may
+    // still have when this one arrives, and whether all have started.
+    std::uint64_t remaining = 0;
+    bool all_started = true;
+    for (std::size_t i = 0; i < count_;) {
+      Job& j = window_[i];
+      if (j.resource != r) {
+        ++i;
+        continue;
+      }
+      if (j.open) {
+        if (k <= j.k + j.wait) {
+          j.wait += in.occupancy;
+          j.overtaken += in.occupancy;
+        } else {
+          close(j, free, ready, tags, drain);
+        }
+      }
+      const std::uint64_t end = j.k + j.wait + j.occupancy;
+      if (!j.open && end <= k) {  // served before this one arrives, whatever comes
+        window_[i] = window_[--count_];
+        continue;
+      }
+      if (end > k) remaining += min(j.occupancy, end - k);
+      if (j.k + j.wait >= k) all_started = false;
+      ++i;
+    }
+    if (overflowed_[r] || count_ == kQueueWindow) {
+      overflowed_[r] = true;
+      return ((std::uint64_t{epoch_} << 9) | 0x100 | r) + 1;
+    }
+    Job& j = window_[count_++];
+    j = Job{};
+    j.id = ++next_id_;
+    j.resource = static_cast<std::uint8_t>(r);
+    j.k = k;
+    j.wait = remaining;
+    j.occupancy = in.occupancy;
+    j.arrive = in.arrive;
+    j.fifo = in.fifo;
+    j.result = in.result;
+    j.completion = in.completion;
+    j.dst_count = ins.dst_count;
+    for (std::size_t d = 0; d < ins.dst_count && d < kMaxDestinations; ++d) j.dst[d] = ins.dst[d];
+    j.open = !all_started;  // next in line: picked as it arrives, nothing overtakes it
+    if (!j.open) {
+      start = start_bound(j, in.fifo + in.occupancy);
+      if (start + j.completion > drain) drain = start + j.completion;
+      return 0;
+    }
+    return tag_of(j);
+  }
+
+  // Makes pending register `reg` (read or written by the instruction about
+  // to issue) hold its result: its instruction closes, since no later one
+  // can overtake it, and so do its other pending registers.
+  void settle(std::uint16_t reg, const std::array<std::uint64_t, kMaxResources>& free,
+              std::uint64_t* ready, std::uint64_t* tags, std::uint64_t& drain) noexcept {
+    const std::uint64_t tag = tags[reg];
+    if (tag == 0) return;
+    const std::size_t r = static_cast<std::size_t>((tag - 1) & 0xFF);
+    const std::uint64_t id = (tag - 1) >> 9;
+    if (((tag - 1) & 0x100) != 0) {  // the order-free bound alone; value: result - hold end
+      const auto epoch = static_cast<std::uint32_t>(id);
+      if (epoch == epoch_) {
+        ready[reg] += free[r];
+      } else {
+        std::uint32_t age = epoch_ - epoch;
+        if (age > kEpochMemory) age = kEpochMemory;
+        ready[reg] = drains_[(epoch_ - age) % kEpochMemory];
+      }
+      tags[reg] = 0;
+      return;
+    }
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (window_[i].id == id && window_[i].open) {
+        close(window_[i], free[r], ready, tags, drain);
+        return;
+      }
+    }
+    // Unreachable: an instruction leaves the window only once closed, and
+    // closing settles its registers. Kept safe: the order-free bound.
+    ready[reg] = free[r] + pending_after_[r];
+    tags[reg] = 0;
+  }
+
+  // Everything issued so far completes (a draining barrier, the warp's end):
+  // every open instruction closes, `drain` covers each queued instruction
+  // served last, and registers still pending settle at it.
+  void drain_all(const std::array<std::uint64_t, kMaxResources>& free, std::uint64_t* ready,
+                 std::uint64_t* tags, std::uint64_t& drain) noexcept {
+    if (units_ == 0) return;
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (window_[i].open) close(window_[i], free[window_[i].resource], ready, tags, drain);
+    }
+    count_ = 0;
+    for (std::size_t r = 0; r < kMaxResources; ++r) {
+      if (free[r] + pending_after_[r] > drain) drain = free[r] + pending_after_[r];
+      period_[r].count = 0;
+      pending_after_[r] = 0;
+      overflowed_[r] = false;
+    }
+    drains_[epoch_ % kEpochMemory] = drain;
+    ++epoch_;
+  }
+
+ private:
+  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+
+  struct Period {
+    std::uint64_t start = 0;
+    std::uint64_t count = 0;    // queued instructions of the busy period so far
+    std::uint64_t longest = 1;  // longest occupancy among them
+  };
+
+  struct Job {
+    std::uint64_t id = 0;
+    std::uint64_t k = 0;          // issue count * issue_interval
+    std::uint64_t wait = 0;       // bound on arrival to service start
+    std::uint64_t overtaken = 0;  // occupancy of the later ones that may go first
+    std::uint64_t occupancy = 0;
+    std::uint64_t arrive = 0;
+    std::uint64_t fifo = 0;
+    std::uint64_t result = 0;
+    std::uint64_t completion = 0;
+    std::array<std::uint16_t, kMaxDestinations> dst{};
+    std::uint8_t dst_count = 0;
+    std::uint8_t resource = 0;
+    bool open = false;
+  };
+
+  static std::uint64_t min(std::uint64_t a, std::uint64_t b) noexcept { return a < b ? a : b; }
+
+  static std::uint64_t tag_of(const Job& j) noexcept {
+    return ((j.id << 9) | j.resource) + 1;
+  }
+
+  // j's service start: the least of the three bounds, the order-free one
+  // with the backlog end `free` as it stands (no later instruction goes
+  // first any more).
+  static std::uint64_t start_bound(const Job& j, std::uint64_t free) noexcept {
+    return min(min(j.arrive + j.wait, j.fifo + j.overtaken), free - j.occupancy);
+  }
+
+  // No later instruction overtakes j any more: its pending registers get
+  // their result, `drain` its completion.
+  static void close(Job& j, std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
+                    std::uint64_t& drain) noexcept {
+    j.open = false;
+    const std::uint64_t start = start_bound(j, free);
+    if (start + j.completion > drain) drain = start + j.completion;
+    const std::uint64_t mine = tag_of(j);
+    for (std::size_t d = 0; d < j.dst_count; ++d) {
+      if (tags[j.dst[d]] == mine) {
+        ready[j.dst[d]] = start + j.result;
+        tags[j.dst[d]] = 0;
+      }
+    }
+  }
+
+  std::uint32_t units_;
+  std::uint32_t epoch_ = 0;
+  std::uint64_t issues_ = 0;
+  std::uint64_t next_id_ = 0;
+  std::size_t count_ = 0;
+  std::array<Job, kQueueWindow> window_{};
+  std::array<Period, kMaxResources> period_{};
+  std::array<std::uint64_t, kMaxResources> pending_after_{};
+  std::array<bool, kMaxResources> overflowed_{};
+  std::array<std::uint64_t, kEpochMemory> drains_{};
+  std::array<std::uint64_t, kMaxCollectorUnits> transient_{};
+};
+
+}  // namespace gpuwcet::detail
