@@ -1,38 +1,54 @@
-// Split warps against an independent reference: random structured kernels
-// (straight code, if / if-else on the thread index or on loaded data,
-// counted loops, block barriers anywhere, guarded writes, loads and exits,
-// registers some lanes never write)
-// laid out as GPGPU-Sim prints PTX (one instruction per
-// source line, a blank line before every basic block, labels on their own
-// lines), run by a small SIMT interpreter with a reconvergence stack
-// (GPGPU-Sim's: at a split the group of the highest lane waits below the
-// other, a path that reaches the join point pops). Every global access the
-// interpreter runs costs, from its active lanes' real addresses, at most
-// what LaneValueAnalysis charges for it from the printed trace, when every
-// active lane wrote the address (the analysis assumes no lane reads a
-// register it never wrote).
+// Split warps by the rules alone (no PTX file: every label may be a join
+// point) against an independent reference: the random kernels of
+// random_simt_kernels.hpp run by the GPGPU-Sim interpreter of
+// simt_reference.hpp. Every global or shared access the interpreter runs
+// costs, from its active lanes' real addresses, at most what
+// LaneValueAnalysis charges for it from the trace, when every active lane
+// wrote the address (the analysis assumes no lane reads a register it never
+// wrote).
 #include <cstdint>
 #include <random>
 
 #include <gtest/gtest.h>
 
 #include "random_simt_kernels.hpp"
+#include "simt_reference.hpp"
 
 using namespace gpuwcet::tools;
 using namespace gpuwcet::tools::random_kernels;
 
 namespace {
 
-TEST(LaneDivergence, RandomKernelsNeverCostMoreThanCharged) {
-  std::mt19937_64 rng(2026);
-  int accesses = 0;
-  for (int n = 0; n < 20000; ++n) {
+// `n` random kernels, each run as a random warp of a block of
+// `shape_of(rng)`; the accesses checked.
+int run_random_kernels(std::uint64_t seed, int n, BlockShape (*shape_of)(std::mt19937_64&)) {
+  std::mt19937_64 rng(seed);
+  int accesses = 0, ended = 0;
+  for (int k = 0; k < n; ++k) {
     const Program p = random_kernel(rng);
-    SimtRun run(p, rng);
+    const BlockShape shape = shape_of(rng);
+    SimtRun run(p, rng, shape, random_warp(rng, shape));
     run.run();
+    EXPECT_EQ(run.undercounts, 0) << "kernel " << k << ", warp " << run.warp << " of " << shape.x << " x "
+                                  << shape.y << " x " << shape.z << ": " << run.first_undercount << "\n"
+                                  << ptx_text(p);
     accesses += run.checked;
+    ended += run.ended;
   }
-  EXPECT_GT(accesses, 20000) << accesses;
+  EXPECT_GE(ended, n - n / 100) << ended << " of " << n;
+  return accesses;
+}
+
+TEST(LaneDivergence, RandomKernelsNeverCostMoreThanCharged) {
+  const int accesses = run_random_kernels(2026, 40000, one_warp);
+  EXPECT_GT(accesses, 40000) << accesses;
+}
+
+// One warp of a bigger or smaller block (random_block): conditions on the
+// thread index are known per thread of the block.
+TEST(LaneDivergence, RandomKernelsInOneWarpOfABlockNeverCostMoreThanCharged) {
+  const int accesses = run_random_kernels(2030, 16000, random_block);
+  EXPECT_GT(accesses, 14000) << accesses;
 }
 
 }  // namespace
