@@ -147,6 +147,7 @@ HardwareDescription preset(std::uint32_t latency) {
     }
     hw.launch_delay = paper.launch_delay;
     hw.exit_issues = paper.exit_issues;
+    hw.collector_units = paper.collector_units;
   }
   return hw;
 }

@@ -210,7 +210,9 @@ typedef struct gpuwcet_block_bound {
   uint64_t general_upper_bound;
   /* Proven safe for every work-conserving scheduler: use this one. */
   uint64_t safe_upper_bound;
-  /* No schedule is shorter (longest warp alone, per section). */
+  /* No schedule is shorter (longest warp alone, per section), for a
+   * description without collector units; with them a warp's length bounds
+   * every service order and is no lower bound. */
   uint64_t lower_bound;
 } gpuwcet_block_bound;
 

@@ -27,7 +27,9 @@ struct BlockBound {
   // summed over sections. Tighter than the GUB when warps use different
   // resources, looser when their execution phases overlap units.
   std::uint64_t safe_upper_bound = 0;
-  // Per section max over w of length(w), summed: no schedule is shorter.
+  // Per section max over w of length(w), summed: no schedule is shorter on a
+  // description without collector units (with them a warp's length bounds
+  // every service order of its queued units, and is no lower bound).
   std::uint64_t lower_bound = 0;
 };
 

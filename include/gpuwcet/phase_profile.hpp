@@ -59,7 +59,9 @@ struct ProfileResult {
 };
 
 // Arena bytes profile_warp needs for register ids below `register_count`
-// (any alignment accepted). 0 when the count is too large to size.
+// (any alignment accepted): two words per register, and the state of the
+// collector units (HardwareDescription::collector_units), about 3 KiB, kept
+// out of the stack. 0 when the count is too large to size.
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
 
 // Runs Algorithm 1 on `instructions` (stopping after the first exit), in time

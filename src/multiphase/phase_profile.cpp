@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "collector_queue.hpp"
 
@@ -53,14 +54,18 @@ class PhaseWriter {
   bool overflowed_ = false;
 };
 
-// The arena holds two arrays of register_count words: each register's ready
-// cycle, then its pending tag (collector_queue.hpp; 0: not pending).
-std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_count) noexcept {
+// The arena holds two arrays of register_count words, each register's ready
+// cycle then its pending tag (collector_queue.hpp; 0: not pending), and,
+// with collector units, their state: not on the stack, which a firmware
+// budgets (docs/firmware-budget.md).
+std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_count,
+                           bool collectors) noexcept {
   auto addr = reinterpret_cast<std::uintptr_t>(arena.data());
   const std::uintptr_t aligned = (addr + alignof(std::uint64_t) - 1) &
                                  ~static_cast<std::uintptr_t>(alignof(std::uint64_t) - 1);
   const std::size_t skip = aligned - addr;
-  if (static_cast<std::size_t>(arena.size()) < skip + 2 * register_count * sizeof(std::uint64_t)) {
+  const std::size_t state = collectors ? sizeof(detail::CollectorQueues) : 0;
+  if (static_cast<std::size_t>(arena.size()) < skip + 2 * register_count * sizeof(std::uint64_t) + state) {
     return nullptr;
   }
   return reinterpret_cast<std::uint64_t*>(aligned);
@@ -69,10 +74,11 @@ std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_coun
 }  // namespace
 
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept {
-  if (register_count > (std::numeric_limits<std::size_t>::max() - 8) / (2 * sizeof(std::uint64_t))) {
+  constexpr std::size_t fixed = sizeof(detail::CollectorQueues) + alignof(std::uint64_t) - 1;
+  if (register_count > (std::numeric_limits<std::size_t>::max() - fixed) / (2 * sizeof(std::uint64_t))) {
     return 0;
   }
-  return 2 * register_count * sizeof(std::uint64_t) + alignof(std::uint64_t) - 1;
+  return 2 * register_count * sizeof(std::uint64_t) + fixed;
 }
 
 namespace {
@@ -87,8 +93,9 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
                 std::size_t register_count, gsl::span<std::byte> arena, bool barriers_drain,
                 gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
                 ProfileResult& result) noexcept {
-  std::uint64_t* ready = ready_times(arena, register_count);
-  if (ready == nullptr && register_count != 0) return Status::buffer_too_small;
+  const bool collectors = hw.collector_units != 0;
+  std::uint64_t* ready = ready_times(arena, register_count, collectors);
+  if (ready == nullptr && (register_count != 0 || collectors)) return Status::buffer_too_small;
   std::uint64_t* pending_tag = ready + register_count;
   for (std::size_t r = 0; r < register_count; ++r) ready[r] = pending_tag[r] = 0;
 
@@ -120,7 +127,10 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
   std::uint64_t drain = 0;       // last result written (or busy_end)
   std::uint64_t next_issue = hw.launch_delay;  // in order, issue_interval apart
   std::size_t consumed = 0;
-  detail::CollectorQueues queues(hw.collector_units);
+  detail::CollectorQueues* queues =
+      collectors ? new (static_cast<void*>(ready + 2 * register_count))
+                       detail::CollectorQueues(hw.collector_units)
+                 : nullptr;
   std::uint64_t own_queued = 0;
   std::uint32_t queued_mask = 0;
   for (std::size_t k = 0; k < hw.unit_count; ++k) {
@@ -129,7 +139,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
   // A pending register's result, once an instruction reads or writes it
   // (collector_queue.hpp).
   auto settle = [&](std::uint16_t reg) noexcept {
-    if (pending_tag[reg] != 0) queues.settle(reg, resource_free, ready, pending_tag, drain);
+    if (pending_tag[reg] != 0) queues->settle(reg, resource_free, ready, pending_tag, drain);
   };
 
   // Ends the section at its drain: the open execution phase, then the wait
@@ -166,7 +176,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       // A warp is at the barrier once drained and free to issue again; the
       // block is released barrier_delay cycles after the last one got there:
       // the warp idles until then, inside the section it closes.
-      queues.drain_all(resource_free, ready, pending_tag, drain);
+      if (queues != nullptr) queues->drain_all(resource_free, ready, pending_tag, drain);
       if (next_issue > drain) drain = next_issue;
       drain += hw.barrier_delay;
       close_section();
@@ -199,7 +209,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       if (ready[reg] > t) t = ready[reg];
     }
     // A free collector unit (collector_queue.hpp).
-    t = queues.issue_after(t, resource_free);
+    if (queues != nullptr) t = queues->issue_after(t, resource_free);
     if (t >= kCycleLimit) return Status::overflow;
     // Execution: from the cycle the instruction could enter its unit to the
     // end of its hold; these starts grow with the issues.
@@ -226,7 +236,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
     // ones: its results stay pending until bounded (collector_queue.hpp).
     std::uint64_t tag = 0;
     std::uint64_t value = written;
-    if (queues.enabled() && !issue_waits[u]) {
+    if (queues != nullptr && !issue_waits[u]) {
       detail::CollectorQueues::Arrival a;
       a.resource = r;
       a.arrive = ready_for_unit;
@@ -235,12 +245,12 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       a.result = written - d;
       a.completion = done - d;
       std::uint64_t start = d;
-      tag = queues.arrive(a, ins, hw.issue_interval, resource_free[r], ready, pending_tag, drain,
+      tag = queues->arrive(a, ins, hw.issue_interval, resource_free[r], ready, pending_tag, drain,
                           start);
       // Pending on the order-free bound alone: kept as result - hold end.
       value = tag != 0 ? written - held_until : start + a.result;
-    } else {
-      queues.pass_through(ready_for_unit);
+    } else if (queues != nullptr) {
+      queues->pass_through(ready_for_unit);
     }
     resource_free[r] = held_until;
     for (std::size_t k = 0; k < ins.dst_count; ++k) {
@@ -251,16 +261,16 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
     // With as few collector units as dispatch_delay, instructions passing
     // through them can fill them: each then keeps other warps from issuing
     // for dispatch_delay cycles (docs/multiphase.md, "Operand collectors").
-    current.issues += queues.enabled() && hw.collector_units <= hw.dispatch_delay ? hw.dispatch_delay : 1;
+    current.issues += collectors && hw.collector_units <= hw.dispatch_delay ? hw.dispatch_delay : 1;
     current.held[r] += blocking_cycles(hw.units[u], ins);
     current.resource_mask |= std::uint32_t{1} << r;
-    if (queues.enabled()) {
+    if (collectors) {
       current.resource_mask |= queued_mask;
       if (!issue_waits[u]) own_queued += held_until - d;
     }
     if (ins.kind == OpKind::exit) break;  // exit_issues: it ends the warp once drained
   }
-  queues.drain_all(resource_free, ready, pending_tag, drain);
+  if (queues != nullptr) queues->drain_all(resource_free, ready, pending_tag, drain);
   close_section();
 
   result.total_cycles = drain;

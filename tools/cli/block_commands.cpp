@@ -234,7 +234,8 @@ int run_block_wcet(const BlockOptions& o) {
                              bb.safe_upper_bound);
     std::cout << fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
                              bb.general_upper_bound);
-    std::cout << fmt::format("lower bound         {} cycles  [longest warp alone]\n", bb.lower_bound);
+    std::cout << fmt::format("lower bound         {} cycles  [longest warp alone{}]\n", bb.lower_bound,
+                             in.config.hw.collector_units != 0 ? "; with collector units, no lower bound" : "");
     if (in.trace.observed_cycles) {
       std::cout << fmt::format("observed            {} cycles  [kernel_execution_time in the trace]\n",
                                *in.trace.observed_cycles);
