@@ -158,8 +158,10 @@ typedef struct gpuwcet_profile_info {
 /* Sets struct_size; zeroes the rest. Returns GPUWCET_INVALID_ARGUMENT on NULL. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_info_init(gpuwcet_profile_info* info);
 
-/* Arena bytes gpuwcet_profile_warp needs for register ids < register_count.
- * Returns GPUWCET_INVALID_ARGUMENT for a NULL bytes, GPUWCET_OVERFLOW when
+/* Arena bytes gpuwcet_profile_warp needs for register ids < register_count:
+ * 16 per register plus about 3 KiB for the collector units' state (kept out
+ * of the stack; needed only when hw->collector_units is not 0, but always
+ * counted). Returns GPUWCET_INVALID_ARGUMENT for a NULL bytes, GPUWCET_OVERFLOW when
  * the size does not fit in size_t. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_count,
                                                                 size_t* bytes);
@@ -184,7 +186,9 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_warp(
 
 /* Cycles from the warp's start to its last result written when it runs
  * instructions[0..count) alone: the exact time of a block of this one warp
- * (one warp has one schedule), at most the block's safe bound. With
+ * (one warp has one schedule) when hw->collector_units is 0, and a bound over
+ * every service order of the queued units otherwise; at most the block's
+ * safe bound. With
  * barriers_drain 1 every barrier waits for the warp's results and this is
  * gpuwcet_profile_warp's total_cycles; with 0 a barrier lets the warp go on
  * barrier_delay cycles after it is free to issue, its results still pending

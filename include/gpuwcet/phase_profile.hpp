@@ -83,7 +83,9 @@ std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
                                   ProfileResult& result) noexcept;
 
 // Cycles from the warp's start to its last result written when it runs
-// alone: the exact time of a block of this one warp. With `barriers_drain`
+// alone: the exact time of a block of this one warp without collector units,
+// and with them a bound over every order in which the queued units serve
+// (docs/multiphase.md, "Operand collectors"). With `barriers_drain`
 // this is profile_warp's total_cycles; without, each barrier lets the warp
 // pass barrier_delay cycles after it is free to issue, with its results
 // pending (GPGPU-Sim's bar.sync; docs/multiphase.md, "Barriers that do not
