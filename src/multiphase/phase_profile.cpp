@@ -247,8 +247,10 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       std::uint64_t start = d;
       tag = queues->arrive(a, ins, hw.issue_interval, resource_free[r], ready, pending_tag, drain,
                           start);
-      // Pending on the order-free bound alone: kept as result - hold end.
-      value = tag != 0 ? written - held_until : start + a.result;
+      // Pending on the order-free bound alone: kept as result - hold end,
+      // or 0 when the result comes first (bank passes hold the unit
+      // longer): the backlog end then bounds it.
+      value = tag != 0 ? (written > held_until ? written - held_until : 0) : start + a.result;
     } else if (queues != nullptr) {
       queues->pass_through(ready_for_unit);
     }
