@@ -50,26 +50,57 @@ class CollectorQueues {
 
   bool enabled() const noexcept { return units_ != 0; }
 
-  // The first cycle at or after `t` with a free collector unit. In every run
-  // as above, at least 1 + (t - start) / longest instructions of a busy
-  // period of the profile have started by t (services follow each other, each
-  // at most the longest), and earlier periods' are all served: the rest may
-  // still hold units. Each step moves to the next cycle a holder may leave;
-  // at most units_ + kMaxResources steps.
+  // The first cycle at or after `t` with a free collector unit. A queued
+  // instruction holds one until it starts at the latest: its final start
+  // once closed, its current start bound while open (valid up to the next
+  // issue: only instructions issued before can have gone first), and the
+  // backlog end for those tracked by that bound alone. Also, all their work
+  // is done by the backlog end `free` in every such run, so at most
+  // (free - t) / least occupancy of them can still wait at t. Each step
+  // moves to the next cycle a holder may leave; nothing changes these
+  // bounds while the warp waits, so the steps are bounded by the holders
+  // and the backlog.
   std::uint64_t issue_after(std::uint64_t t,
-                            const std::array<std::uint64_t, kMaxResources>& free) const noexcept {
+                            const std::array<std::uint64_t, kMaxResources>& free) noexcept {
     if (units_ == 0) return t;
     for (;;) {
-      std::uint64_t holders = 0;
+      // Per resource: the instructions whose start bound is later than t,
+      // and (work left by the backlog end, each at least the least
+      // occupancy) how many can still wait at t at all.
+      std::array<std::uint64_t, kMaxResources> late{};
       std::uint64_t next = kNone;
+      auto hold = [&](std::size_t r, std::uint64_t until) {
+        if (until > t) {
+          ++late[r];
+          next = min(next, until);
+        }
+      };
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < closed_count_; ++i) {
+        if (closed_starts_[i].start > t) closed_starts_[kept++] = closed_starts_[i];
+      }
+      closed_count_ = kept;  // final starts: those passed stay passed
+      for (std::size_t i = 0; i < closed_count_; ++i) {
+        hold(closed_starts_[i].resource, closed_starts_[i].start);
+      }
+      for (std::size_t i = 0; i < count_; ++i) {
+        const Job& j = window_[i];
+        if (j.open) hold(j.resource, start_bound(j, free[j.resource]));
+      }
+      std::uint64_t holders = 0;
       for (std::size_t r = 0; r < kMaxResources; ++r) {
-        const Period& p = period_[r];
-        if (p.count == 0 || free[r] <= t) continue;
-        std::uint64_t started = 0;
-        if (t >= p.start) started = 1 + (t - p.start) / p.longest;
-        if (started >= p.count) continue;
-        holders += p.count - started;
-        next = min(next, p.start + started * p.longest);
+        // No queued instruction since the last drain, or all served by t.
+        if (least_[r] == 0 || free[r] <= t) continue;
+        if (backlog_only_[r] != 0) {  // started by free - 1: every step must pass t
+          late[r] += backlog_only_[r];
+          next = min(next, free[r]);
+        }
+        const std::uint64_t fit = (free[r] - t) / least_[r];
+        if (fit < late[r]) {
+          late[r] = fit;
+          next = min(next, free[r] - fit * least_[r] + 1);
+        }
+        holders += late[r];
       }
       for (std::uint32_t k = 0; k < units_; ++k) {
         if (transient_[k] > t) {
@@ -113,14 +144,7 @@ class CollectorQueues {
                        std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
                        std::uint64_t& drain, std::uint64_t& start) noexcept {
     const std::size_t r = in.resource;
-    Period& p = period_[r];
-    if (free <= in.arrive) {  // a new busy period of the profile
-      p.start = in.arrive;
-      p.count = 0;
-      p.longest = 1;
-    }
-    ++p.count;
-    if (in.occupancy > p.longest) p.longest = in.occupancy;
+    if (least_[r] == 0 || in.occupancy < least_[r]) least_[r] = in.occupancy;
     if (in.completion - in.occupancy > pending_after_[r]) {
       pending_after_[r] = in.completion - in.occupancy;
     }
@@ -154,6 +178,7 @@ class CollectorQueues {
     }
     if (overflowed_[r] || count_ == kQueueWindow) {
       overflowed_[r] = true;
+      ++backlog_only_[r];
       return ((std::uint64_t{epoch_} << 9) | 0x100 | r) + 1;
     }
     Job& j = window_[count_++];
@@ -173,6 +198,7 @@ class CollectorQueues {
     if (!j.open) {
       start = start_bound(j, in.fifo + in.occupancy);
       if (start + j.completion > drain) drain = start + j.completion;
+      note_start(r, start);
       return 0;
     }
     return tag_of(j);
@@ -221,11 +247,13 @@ class CollectorQueues {
       if (window_[i].open) close(window_[i], free[window_[i].resource], ready, tags, drain);
     }
     count_ = 0;
+    closed_count_ = 0;  // everything starts before the drain
     for (std::size_t r = 0; r < kMaxResources; ++r) {
       if (free[r] + pending_after_[r] > drain) drain = free[r] + pending_after_[r];
-      period_[r].count = 0;
       pending_after_[r] = 0;
       overflowed_[r] = false;
+      backlog_only_[r] = 0;
+      least_[r] = 0;
     }
     drains_[epoch_ % kEpochMemory] = drain;
     ++epoch_;
@@ -233,12 +261,6 @@ class CollectorQueues {
 
  private:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};
-
-  struct Period {
-    std::uint64_t start = 0;
-    std::uint64_t count = 0;    // queued instructions of the busy period so far
-    std::uint64_t longest = 1;  // longest occupancy among them
-  };
 
   struct Job {
     std::uint64_t id = 0;
@@ -258,6 +280,22 @@ class CollectorQueues {
 
   static std::uint64_t min(std::uint64_t a, std::uint64_t b) noexcept { return a < b ? a : b; }
 
+  // A closed instruction holds its collector unit until `start` at the
+  // latest.
+  void note_start(std::size_t r, std::uint64_t start) noexcept {
+    const Closed c{start, static_cast<std::uint8_t>(r)};
+    if (closed_count_ == closed_starts_.size()) {
+      // Not reached (see closed_starts_); kept safe by dropping the earliest.
+      std::size_t earliest = 0;
+      for (std::size_t i = 1; i < closed_count_; ++i) {
+        if (closed_starts_[i].start < closed_starts_[earliest].start) earliest = i;
+      }
+      if (closed_starts_[earliest].start < start) closed_starts_[earliest] = c;
+      return;
+    }
+    closed_starts_[closed_count_++] = c;
+  }
+
   static std::uint64_t tag_of(const Job& j) noexcept {
     return ((j.id << 9) | j.resource) + 1;
   }
@@ -271,11 +309,12 @@ class CollectorQueues {
 
   // No later instruction overtakes j any more: its pending registers get
   // their result, `drain` its completion.
-  static void close(Job& j, std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
-                    std::uint64_t& drain) noexcept {
+  void close(Job& j, std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
+             std::uint64_t& drain) noexcept {
     j.open = false;
     const std::uint64_t start = start_bound(j, free);
     if (start + j.completion > drain) drain = start + j.completion;
+    note_start(j.resource, start);
     const std::uint64_t mine = tag_of(j);
     for (std::size_t d = 0; d < j.dst_count; ++d) {
       if (tags[j.dst[d]] == mine) {
@@ -291,7 +330,18 @@ class CollectorQueues {
   std::uint64_t next_id_ = 0;
   std::size_t count_ = 0;
   std::array<Job, kQueueWindow> window_{};
-  std::array<Period, kMaxResources> period_{};
+  // Final starts of closed instructions that may still hold a collector
+  // unit. Fewer than units_ are later than the last issue (issue_after), and
+  // at most kQueueWindow + 1 (arrive) + kMaxDestinations + kMaxSources
+  // (settle) close between two issues: the array never fills.
+  struct Closed {
+    std::uint64_t start;
+    std::uint8_t resource;
+  };
+  std::array<Closed, kMaxCollectorUnits + 2 * kQueueWindow + 16> closed_starts_{};
+  std::size_t closed_count_ = 0;
+  std::array<std::uint64_t, kMaxResources> backlog_only_{};  // instructions past the window
+  std::array<std::uint64_t, kMaxResources> least_{};  // least occupancy since the last drain
   std::array<std::uint64_t, kMaxResources> pending_after_{};
   std::array<bool, kMaxResources> overflowed_{};
   std::array<std::uint64_t, kEpochMemory> drains_{};

@@ -317,6 +317,9 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       sim.trace.push_back(
           {static_cast<std::uint32_t>(pick), static_cast<std::uint32_t>(s.pc), t, d});
     }
+    // Without operand collection (dispatch_delay 0) it may enter its unit in
+    // the cycle it issues, as the model allows.
+    if (collect) serve(t);
     ++s.pc;
     if (ins.kind == OpKind::exit) s.pc = warps[pick].size();  // ends once drained
     last = pick;
