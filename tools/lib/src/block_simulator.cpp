@@ -87,6 +87,34 @@ std::size_t count_barriers(const std::vector<Instruction>& w) {
   return n;
 }
 
+// The pick of options.collector_pick (or its chooser) among the arrived
+// waiting instructions `arrived` (indices into q, in issue order);
+// `round_robin` is GPGPU-Sim's.
+std::size_t other_pick(const BlockSimulationOptions& options, const HardwareDescription& hw,
+                       const std::vector<Waiting>& q, const std::vector<std::size_t>& arrived,
+                       std::size_t round_robin, std::mt19937_64& rng) {
+  if (options.collector_chooser) return arrived.at(options.collector_chooser(arrived.size()));
+  auto occ = [&](std::size_t i) { return occupancy(hw.units[q[i].ins->unit], *q[i].ins); };
+  std::size_t best = arrived.back();
+  switch (options.collector_pick) {
+    case CollectorPick::round_robin:
+      return round_robin;
+    case CollectorPick::random:
+      return arrived[std::uniform_int_distribution<std::size_t>(0, arrived.size() - 1)(rng)];
+    case CollectorPick::oldest:
+      return arrived.front();
+    case CollectorPick::newest:
+      return arrived.back();
+    case CollectorPick::longest:
+      for (std::size_t i : arrived) best = occ(i) > occ(best) ? i : best;
+      return best;
+    case CollectorPick::shortest:
+      for (std::size_t i : arrived) best = occ(i) < occ(best) ? i : best;
+      return best;
+  }
+  return round_robin;
+}
+
 }  // namespace
 
 BlockSimulation simulate_block(const HardwareDescription& hw,
@@ -122,6 +150,8 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   std::vector<std::uint64_t> ready(n * register_count, 0);
   std::array<std::uint64_t, kMaxResources> resource_free{};
   std::mt19937_64 rng(options.seed);
+  std::mt19937_64 pick_rng(options.collector_seed);
+  std::vector<std::size_t> arrived;
   std::vector<std::size_t> candidates;
   candidates.reserve(n);
   std::size_t last = n - 1;  // LRR starts at warp 0; GTO has no greedy warp yet
@@ -152,8 +182,10 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
           std::size_t best = q.size();
           std::uint32_t best_distance = 0;
           const std::uint32_t from = (last_picked[r] + 1) % hw.collector_units;
+          arrived.clear();
           for (std::size_t i = 0; i < q.size(); ++i) {
             if (q[i].arrive > t) continue;
+            arrived.push_back(i);
             const std::uint32_t distance = (q[i].unit + hw.collector_units - from) % hw.collector_units;
             if (best == q.size() || distance < best_distance) {
               best = i;
@@ -161,6 +193,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
             }
           }
           if (best == q.size()) break;
+          if (arrived.size() >= 2) best = other_pick(options, hw, q, arrived, best, pick_rng);
           next[r] = q[best];
           last_picked[r] = q[best].unit;
           collectors.release(q[best].unit, t);
@@ -211,8 +244,8 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       }
       if (!s.done) all_done = false;
       // A draining barrier also waits for the warp's queued instructions.
-      const bool arrived = s.at_barrier && (!options.barriers_drain || s.waiting == 0);
-      if (!s.done && !arrived) all_waiting = false;
+      const bool there = s.at_barrier && (!options.barriers_drain || s.waiting == 0);
+      if (!s.done && !there) all_waiting = false;
     }
     if (all_done && queued == 0) break;
     if (all_waiting && !all_done) {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "gpuwcet/block_model.hpp"
@@ -31,7 +32,25 @@ struct IssueEvent {
   std::uint64_t dispatch = 0;  // entry into its unit
 };
 
+// How a queued unit behind collector units picks the next instruction to
+// serve among those whose operands are collected. The analysis bounds every
+// order; the simulator takes GPGPU-Sim's unless told otherwise.
+enum class CollectorPick {
+  round_robin,  // GPGPU-Sim: round-robin over the collector units
+  random,       // uniformly (collector_seed)
+  oldest,       // issue order
+  newest,       // the last issued first
+  longest,      // the largest occupancy first (ties: the newest)
+  shortest,     // the smallest occupancy first (ties: the newest)
+};
+
 struct BlockSimulationOptions {
+  CollectorPick collector_pick = CollectorPick::round_robin;
+  std::uint64_t collector_seed = 1;
+  // When set, called with the number (>= 2) of candidates, in issue order,
+  // and returns the index to pick; overrides collector_pick (exhaustive
+  // searches over orders).
+  std::function<std::size_t(std::size_t)> collector_chooser;
   SchedulerPolicy policy = SchedulerPolicy::greedy_then_oldest;
   std::uint64_t seed = 1;     // for SchedulerPolicy::random
   bool record_trace = true;
