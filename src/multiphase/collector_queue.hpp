@@ -179,7 +179,7 @@ class CollectorQueues {
     if (overflowed_[r] || count_ == kQueueWindow) {
       overflowed_[r] = true;
       ++backlog_only_[r];
-      return ((std::uint64_t{epoch_} << 9) | 0x100 | r) + 1;
+      return backlog_tag(r);
     }
     Job& j = window_[count_++];
     j = Job{};
@@ -194,11 +194,9 @@ class CollectorQueues {
     j.completion = in.completion;
     j.dst_count = ins.dst_count;
     for (std::size_t d = 0; d < ins.dst_count && d < kMaxDestinations; ++d) j.dst[d] = ins.dst[d];
-    j.open = !all_started;  // next in line: picked as it arrives, nothing overtakes it
-    if (!j.open) {
-      start = start_bound(j, in.fifo + in.occupancy);
-      if (start + j.completion > drain) drain = start + j.completion;
-      note_start(r, start);
+    j.open = true;
+    if (all_started) {  // next in line: picked as it arrives, nothing overtakes it
+      start = close(j, in.fifo + in.occupancy, ready, tags, drain);
       return 0;
     }
     return tag_of(j);
@@ -213,7 +211,7 @@ class CollectorQueues {
     if (tag == 0) return;
     const std::size_t r = static_cast<std::size_t>((tag - 1) & 0xFF);
     const std::uint64_t id = (tag - 1) >> 9;
-    if (((tag - 1) & 0x100) != 0) {  // the order-free bound alone; value: result - hold end
+    if (((tag - 1) & kBacklogOnly) != 0) {  // value: result - hold end
       const auto epoch = static_cast<std::uint32_t>(id);
       if (epoch == epoch_) {
         ready[reg] += free[r];
@@ -296,8 +294,17 @@ class CollectorQueues {
     closed_starts_[closed_count_++] = c;
   }
 
+  // Tags: (id or drain epoch) << 9 | kBacklogOnly? | resource, plus 1 (0
+  // means settled).
+  static constexpr std::uint64_t kBacklogOnly = 0x100;
+
   static std::uint64_t tag_of(const Job& j) noexcept {
     return ((j.id << 9) | j.resource) + 1;
+  }
+
+  // A register pending on the order-free bound alone (past the window).
+  std::uint64_t backlog_tag(std::size_t r) const noexcept {
+    return ((std::uint64_t{epoch_} << 9) | kBacklogOnly | r) + 1;
   }
 
   // j's service start: the least of the three bounds, the order-free one
@@ -308,9 +315,9 @@ class CollectorQueues {
   }
 
   // No later instruction overtakes j any more: its pending registers get
-  // their result, `drain` its completion.
-  void close(Job& j, std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
-             std::uint64_t& drain) noexcept {
+  // their result, `drain` its completion. Returns its start bound.
+  std::uint64_t close(Job& j, std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
+                      std::uint64_t& drain) noexcept {
     j.open = false;
     const std::uint64_t start = start_bound(j, free);
     if (start + j.completion > drain) drain = start + j.completion;
@@ -322,6 +329,7 @@ class CollectorQueues {
         tags[j.dst[d]] = 0;
       }
     }
+    return start;
   }
 
   std::uint32_t units_;

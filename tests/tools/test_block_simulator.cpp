@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "block_bounds_of.hpp"
 #include "block_schedule_oracle.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
@@ -39,16 +40,7 @@ WarpProfile profile(const HardwareDescription& hw, const std::vector<Instruction
 }
 
 BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<Instruction>>& block) {
-  std::vector<SectionSummary> all;
-  std::size_t sections = 0;
-  for (const auto& w : block) {
-    WarpProfile p = profile(hw, w);
-    sections = p.sections.size();
-    all.insert(all.end(), p.sections.begin(), p.sections.end());
-  }
-  BlockBound b;
-  EXPECT_EQ(block_bound(all, block.size(), sections, b), Status::ok);
-  return b;
+  return testing::block_bounds_of(hw, block, kRegisters);
 }
 
 HardwareDescription random_hw(std::mt19937_64& rng, std::uint32_t mem_latency) {

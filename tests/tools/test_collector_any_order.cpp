@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "block_bounds_of.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet/phase_profile.hpp"
@@ -27,10 +28,7 @@ constexpr CollectorPick kPicks[] = {CollectorPick::round_robin, CollectorPick::o
                                     CollectorPick::shortest,    CollectorPick::random};
 
 std::uint64_t alone(const HardwareDescription& hw, const Code& code, bool drain) {
-  std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
-  std::uint64_t cycles = 0;
-  EXPECT_EQ(warp_alone_cycles(hw, code, kRegisters, arena, drain, cycles), Status::ok);
-  return cycles;
+  return testing::warp_alone(hw, code, kRegisters, drain);
 }
 
 std::uint64_t run(const HardwareDescription& hw, const std::vector<Code>& block, bool drain,
@@ -179,19 +177,7 @@ Code tiny_queued(std::mt19937_64& rng, const HardwareDescription& hw) {
 }
 
 BlockBound safe_bound(const HardwareDescription& hw, const std::vector<Code>& block) {
-  std::vector<SectionSummary> all;
-  std::size_t sections = 0;
-  for (const Code& w : block) {
-    std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
-    std::vector<SectionSummary> s(w.size() + 1);
-    ProfileResult r{};
-    EXPECT_EQ(profile_warp(hw, w, kRegisters, arena, {}, s, r), Status::ok);
-    sections = r.section_count;
-    all.insert(all.end(), s.begin(), s.begin() + static_cast<std::ptrdiff_t>(sections));
-  }
-  BlockBound b{};
-  EXPECT_EQ(block_bound(all, block.size(), sections, b), Status::ok);
-  return b;
+  return testing::block_bounds_of(hw, block, kRegisters);
 }
 
 TEST(CollectorAnyOrder, OneWarpUnderEveryPickRule) {

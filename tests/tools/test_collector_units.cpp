@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "block_bounds_of.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet/phase_profile.hpp"
@@ -22,10 +23,7 @@ constexpr std::size_t kRegisters = 24;
 
 std::uint64_t alone(const HardwareDescription& hw, const std::vector<Instruction>& code,
                     bool barriers_drain) {
-  std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
-  std::uint64_t cycles = 0;
-  EXPECT_EQ(warp_alone_cycles(hw, code, kRegisters, arena, barriers_drain, cycles), Status::ok);
-  return cycles;
+  return testing::warp_alone(hw, code, kRegisters, barriers_drain);
 }
 
 // GPGPU-Sim's pipeline, perfect memory, and 1-8 collector units; one warp
@@ -116,9 +114,7 @@ TEST(CollectorUnits, ManyLoadsInFlightStayBounded) {
       code.push_back(i);
     }
     constexpr std::size_t kRegs = 48;
-    std::vector<std::byte> arena(profile_arena_bytes(kRegs));
-    std::uint64_t bound = 0;
-    ASSERT_EQ(warp_alone_cycles(hw, code, kRegs, arena, false, bound), Status::ok);
+    const std::uint64_t bound = testing::warp_alone(hw, code, kRegs, false);
     BlockSimulationOptions so;
     so.record_trace = false;
     so.barriers_drain = false;
@@ -141,18 +137,7 @@ TEST(CollectorUnits, BlocksNeverExceedTheSafeBound) {
     o.dependency = static_cast<double>(rng() % 10) / 10.0;
     o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 40);
     c.block = generate_block(c.hw, o, rng);
-    std::vector<SectionSummary> all;
-    std::size_t sections = 0;
-    for (const auto& w : c.block) {
-      std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
-      std::vector<SectionSummary> s(w.size() + 1);
-      ProfileResult r{};
-      ASSERT_EQ(profile_warp(c.hw, w, kRegisters, arena, {}, s, r), Status::ok);
-      sections = r.section_count;
-      all.insert(all.end(), s.begin(), s.begin() + static_cast<std::ptrdiff_t>(sections));
-    }
-    BlockBound b{};
-    ASSERT_EQ(block_bound(all, c.block.size(), sections, b), Status::ok);
+    const BlockBound b = testing::block_bounds_of(c.hw, c.block, kRegisters);
     for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
                               SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
       for (const bool drain : {true, false}) {
@@ -163,7 +148,7 @@ TEST(CollectorUnits, BlocksNeverExceedTheSafeBound) {
         so.barriers_drain = drain;
         ASSERT_LE(simulate_block(c.hw, c.block, kRegisters, so).cycles, b.safe_upper_bound)
             << n << " policy " << static_cast<int>(p) << " drain " << drain << " warps "
-            << c.block.size() << " units " << c.hw.collector_units << " sections " << sections
+            << c.block.size() << " units " << c.hw.collector_units
             << " gub " << b.general_upper_bound;
       }
     }

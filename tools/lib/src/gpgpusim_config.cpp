@@ -45,6 +45,25 @@ constexpr std::array<ListOption, 11> kLists{{
     {"-ptx_opcode_initiation_tensor", 1, 16, true},
 }};
 
+// Single-valued options the reader takes: memory latencies and the operand
+// collector's units.
+struct ScalarOption {
+  const char* option;
+  std::uint64_t limit;
+  const char* what;  // in the error message
+};
+
+constexpr std::array<ScalarOption, 8> kScalars{{
+    {"-gpgpu_perfect_mem", kMaxCycles, "a cycle count"},
+    {"-gpgpu_smem_latency", kMaxCycles, "a cycle count"},
+    {"-gpgpu_l1_latency", kMaxCycles, "a cycle count"},
+    {"-gpgpu_l2_rop_latency", kMaxCycles, "a cycle count"},
+    {"-dram_latency", kMaxCycles, "a cycle count"},
+    {"-gpgpu_enable_specialized_operand_collector", kMaxCollectorUnits, "a count"},
+    {"-gpgpu_operand_collector_num_units_gen", kMaxCollectorUnits, "a count"},
+    {"-gpgpu_operand_collector_num_units_mem", kMaxCollectorUnits, "a count"},
+}};
+
 std::vector<std::uint64_t> parse_list(const std::string& name, std::size_t line,
                                       std::string_view option, std::string_view value,
                                       std::size_t count) {
@@ -84,7 +103,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     latency[i] = kAmpereUnits[i].latency;
     initiation[i] = kAmpereUnits[i].initiation;
   }
-  std::map<std::string, std::uint64_t> memory_options;
+  std::map<std::string, std::uint64_t> scalars;
 
   LineCursor lines(content);
   std::string_view line;
@@ -115,35 +134,22 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
       }
     }
     if (list) continue;
-    if (option == "-gpgpu_perfect_mem" || option == "-gpgpu_smem_latency" ||
-        option == "-gpgpu_l1_latency" || option == "-gpgpu_l2_rop_latency" ||
-        option == "-dram_latency") {
-      const auto v = parse_uint(value, kMaxCycles);
+    for (const ScalarOption& o : kScalars) {
+      if (option != o.option) continue;
+      const auto v = parse_uint(value, o.limit);
       if (!v) {
         fail_at(name, lines.line_number(),
-                fmt::format("{} expects a cycle count up to {}, got '{}'", option, kMaxCycles,
-                            value));
+                fmt::format("{} expects {} up to {}, got '{}'", option, o.what, o.limit, value));
       }
-      memory_options[std::string(option)] = *v;
-    }
-    if (option == "-gpgpu_enable_specialized_operand_collector" ||
-        option == "-gpgpu_operand_collector_num_units_gen" ||
-        option == "-gpgpu_operand_collector_num_units_mem") {
-      const auto v = parse_uint(value, kMaxCollectorUnits);
-      if (!v) {
-        fail_at(name, lines.line_number(),
-                fmt::format("{} expects a count up to {}, got '{}'", option, kMaxCollectorUnits,
-                            value));
-      }
-      memory_options[std::string(option)] = *v;
+      scalars[std::string(option)] = *v;
     }
     // Every other option (caches, DRAM timing, scheduler, ...) is not part of
     // the block model.
   }
 
   auto opt = [&](const char* key, std::uint64_t fallback) {
-    const auto it = memory_options.find(key);
-    return it == memory_options.end() ? fallback : it->second;
+    const auto it = scalars.find(key);
+    return it == scalars.end() ? fallback : it->second;
   };
   // Global memory: with perfect memory an access is answered as soon as the
   // load/store unit sends it (kGpgpuSimPerfectMemoryLatency); otherwise the
