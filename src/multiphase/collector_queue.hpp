@@ -17,15 +17,15 @@
 //   instruction that may overtake it: the work present when L arrives is done
 //   by that dispatch, and only overtakers are served while L waits;
 // - (relative) a_L plus L's wait bound: the work that may remain of earlier
-//   instructions when L arrives plus its possible overtakers. Issues are at
-//   least issue_interval apart, so instruction j arrives at least
-//   (k_L - k_j) * issue_interval before L (k: issue count) and may remain
-//   only if k_j * ii + wait_j + occ_j > k_L * ii.
+//   instructions when L arrives plus its possible overtakers. Instruction j
+//   arrives at least g(j, L) before L, g a lower bound on the cycles between
+//   their issues in every run (advance() below), and may remain only if
+//   wait_j + occ_j > g(j, L).
 // A later instruction M may overtake L only if L may still wait when M
-// arrives: k_M * ii <= k_L * ii + wait_L, and L is not next in line (every
-// earlier instruction has certainly started, k_j * ii + wait_j < k_L * ii,
-// so L is picked as it arrives). L's registers stay *pending* until no later
-// instruction can overtake it or its first reader issues.
+// arrives: g(L, M) <= wait_L, and L is not next in line (every earlier
+// instruction has certainly started, wait_j < g(j, L), so L is picked as it
+// arrives). L's registers stay *pending* until no later instruction can
+// overtake it or its first reader issues.
 #pragma once
 
 #include <array>
@@ -43,6 +43,20 @@ inline constexpr std::size_t kQueueWindow = 16;
 // drain; the last kEpochMemory drains are kept, an older one is bounded by
 // the oldest kept (drains only grow).
 inline constexpr std::uint32_t kEpochMemory = 8;
+// Issues back from which a queued instruction keeps its lower bounds on the
+// time to each later issue (advance()); older ones count issue intervals.
+inline constexpr std::uint64_t kGapHistory = 16;
+
+// A register's earliest possible result relative to its writer's issue, for
+// the gap bounds: (writer's issue number + 1) << 24 | cycles (capped, still
+// a lower bound); 0: none known.
+inline constexpr unsigned kGapShift = 24;
+inline constexpr std::uint64_t kGapCap = (std::uint64_t{1} << kGapShift) - 1;
+constexpr std::uint64_t gap_ref(std::uint64_t issue_number, std::uint64_t cycles) noexcept {
+  return issue_number >= (std::uint64_t{1} << (64 - kGapShift)) - 1
+             ? 0
+             : ((issue_number + 1) << kGapShift) | (cycles < kGapCap ? cycles : kGapCap);
+}
 
 class CollectorQueues {
  public:
@@ -64,10 +78,31 @@ class CollectorQueues {
                             const std::array<std::uint64_t, kMaxResources>& free) noexcept {
     if (units_ == 0) return t;
     for (;;) {
+      if (closed_count_ != 0) {
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < closed_count_; ++i) {
+          if (closed_starts_[i].start > t) closed_starts_[kept++] = closed_starts_[i];
+        }
+        closed_count_ = kept;  // final starts: those passed stay passed
+      }
+      // Fast path (most issues): fewer possible holders than units, counting
+      // every queued instruction not yet known to have started, and the
+      // transient holds later than t (the newest ones: pass_through).
+      std::uint64_t possible = closed_count_ + count_ + backlog_total_;
+      if (possible < units_) {
+        std::uint32_t k = oldest_transient_;
+        for (std::uint32_t n = 0; n < units_; ++n) {
+          k = k == 0 ? units_ - 1 : k - 1;
+          if (transient_[k] <= t) break;
+          ++possible;
+        }
+        if (possible < units_) return t;
+      }
       // Per resource: the instructions whose start bound is later than t,
       // and (work left by the backlog end, each at least the least
       // occupancy) how many can still wait at t at all.
-      std::array<std::uint64_t, kMaxResources> late{};
+      std::array<std::uint64_t, kMaxResources> late;
+      for (std::uint32_t m = queued_mask_; m != 0; m &= m - 1) late[lowest(m)] = 0;
       std::uint64_t next = kNone;
       auto hold = [&](std::size_t r, std::uint64_t until) {
         if (until > t) {
@@ -75,11 +110,6 @@ class CollectorQueues {
           next = min(next, until);
         }
       };
-      std::size_t kept = 0;
-      for (std::size_t i = 0; i < closed_count_; ++i) {
-        if (closed_starts_[i].start > t) closed_starts_[kept++] = closed_starts_[i];
-      }
-      closed_count_ = kept;  // final starts: those passed stay passed
       for (std::size_t i = 0; i < closed_count_; ++i) {
         hold(closed_starts_[i].resource, closed_starts_[i].start);
       }
@@ -88,9 +118,10 @@ class CollectorQueues {
         if (j.open) hold(j.resource, start_bound(j, free[j.resource]));
       }
       std::uint64_t holders = 0;
-      for (std::size_t r = 0; r < kMaxResources; ++r) {
-        // No queued instruction since the last drain, or all served by t.
-        if (least_[r] == 0 || free[r] <= t) continue;
+      for (std::uint32_t m = queued_mask_; m != 0; m &= m - 1) {
+        const std::size_t r = lowest(m);
+        // All served by t.
+        if (free[r] <= t) continue;
         if (backlog_only_[r] != 0) {  // started by free - 1: every step must pass t
           late[r] += backlog_only_[r];
           next = min(next, free[r]);
@@ -115,15 +146,49 @@ class CollectorQueues {
 
   // An instruction for a non-queued unit issued now holds a collector unit
   // until its dispatch `until`; fewer than units_ others do (issue_after), so
-  // the oldest slot has expired.
+  // the oldest slot has expired. These `until` grow with the issues, so the
+  // oldest slot is the one written longest ago.
   void pass_through(std::uint64_t until) noexcept {
     if (units_ == 0) return;
-    std::uint32_t oldest = 0;
-    for (std::uint32_t k = 1; k < units_; ++k) {
-      if (transient_[k] < transient_[oldest]) oldest = k;
+    transient_[oldest_transient_] = until;
+    oldest_transient_ = oldest_transient_ + 1 == units_ ? 0 : oldest_transient_ + 1;
+  }
+
+  // Every issued instruction, before arrive() or pass_through(): the lower
+  // bounds g(j, now) for the queued instructions j kept. Along the program,
+  // g grows by at least `gap` (the issue interval, a branch's delay) per
+  // issue, and an instruction issues no earlier than the earliest possible
+  // result of each register it reads or writes (the scoreboard), which
+  // `refs` records relative to the writer's issue (gap_ref): every run
+  // respects both, whatever its service order and memory costs. Then the
+  // instruction's destinations get `result_after` (dispatch delay plus its
+  // unit's fixed span) as their own.
+  void advance(const Instruction& ins, std::uint64_t gap, std::uint64_t result_after,
+               std::uint64_t issue_interval, std::uint64_t* refs) noexcept {
+    if (units_ == 0) return;
+    const std::uint64_t now = ++issues_;
+    for (std::size_t i = 0; i < count_; ++i) {
+      Job& j = window_[i];
+      std::uint64_t g = j.gap + gap;
+      auto through = [&](std::uint16_t reg) noexcept {
+        const std::uint64_t ref = refs[reg];
+        if (ref == 0) return;
+        const std::uint64_t writer = (ref >> kGapShift) - 1;
+        if (writer < j.seq) return;  // written before j: no bound from j
+        std::uint64_t base = 0;      // g(j, writer)
+        if (writer != j.seq) {
+          base = now - writer <= kGapHistory ? j.history[writer % kGapHistory]
+                                             : (writer - j.seq) * issue_interval;
+        }
+        const std::uint64_t via = base + (ref & kGapCap);
+        if (via > g) g = via;
+      };
+      for (std::size_t k = 0; k < ins.src_count; ++k) through(ins.src[k]);
+      for (std::size_t k = 0; k < ins.dst_count; ++k) through(ins.dst[k]);
+      j.gap = g;
+      j.history[now % kGapHistory] = g < 0xFFFFFFFFu ? static_cast<std::uint32_t>(g) : 0xFFFFFFFFu;
     }
-    transient_[oldest] = until;
-    ++issues_;
+    for (std::size_t k = 0; k < ins.dst_count; ++k) refs[ins.dst[k]] = gap_ref(now, result_after);
   }
 
   struct Arrival {
@@ -140,15 +205,14 @@ class CollectorQueues {
   // stored in `start`. `free` is the backlog end before it; closing earlier
   // instructions writes their pending registers (`ready`, `tags`) and
   // extends `drain`.
-  std::uint64_t arrive(const Arrival& in, const Instruction& ins, std::uint64_t issue_interval,
-                       std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
+  std::uint64_t arrive(const Arrival& in, const Instruction& ins, std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
                        std::uint64_t& drain, std::uint64_t& start) noexcept {
     const std::size_t r = in.resource;
     if (least_[r] == 0 || in.occupancy < least_[r]) least_[r] = in.occupancy;
+    queued_mask_ |= std::uint32_t{1} << r;
     if (in.completion - in.occupancy > pending_after_[r]) {
       pending_after_[r] = in.completion - in.occupancy;
     }
-    const std::uint64_t k = ++issues_ * issue_interval;
     // Earlier instructions of r: overtaken or closed; the work they may
     // still have when this one arrives, and whether all have started.
     std::uint64_t remaining = 0;
@@ -159,34 +223,37 @@ class CollectorQueues {
         ++i;
         continue;
       }
+      // j arrived at least j.gap before this one (advance()).
       if (j.open) {
-        if (k <= j.k + j.wait) {
+        if (j.gap <= j.wait) {
           j.wait += in.occupancy;
           j.overtaken += in.occupancy;
         } else {
           close(j, free, ready, tags, drain);
         }
       }
-      const std::uint64_t end = j.k + j.wait + j.occupancy;
-      if (!j.open && end <= k) {  // served before this one arrives, whatever comes
+      const std::uint64_t end = j.wait + j.occupancy;  // after j's arrival
+      if (!j.open && end <= j.gap) {  // served before this one arrives, whatever comes
         window_[i] = window_[--count_];
         continue;
       }
-      if (end > k) remaining += min(j.occupancy, end - k);
-      if (j.k + j.wait >= k) all_started = false;
+      if (end > j.gap) remaining += min(j.occupancy, end - j.gap);
+      if (j.wait >= j.gap) all_started = false;
       ++i;
     }
     if (overflowed_[r] || count_ == kQueueWindow) {
       overflowed_[r] = true;
       ++backlog_only_[r];
+      ++backlog_total_;
       return backlog_tag(r);
     }
-    Job& j = window_[count_++];
-    j = Job{};
+    Job& j = window_[count_++];  // history: written by advance() before it is read
     j.id = ++next_id_;
     j.resource = static_cast<std::uint8_t>(r);
-    j.k = k;
+    j.seq = issues_;
+    j.gap = 0;
     j.wait = remaining;
+    j.overtaken = 0;
     j.occupancy = in.occupancy;
     j.arrive = in.arrive;
     j.fifo = in.fifo;
@@ -253,6 +320,8 @@ class CollectorQueues {
       backlog_only_[r] = 0;
       least_[r] = 0;
     }
+    queued_mask_ = 0;
+    backlog_total_ = 0;
     drains_[epoch_ % kEpochMemory] = drain;
     ++epoch_;
   }
@@ -262,7 +331,9 @@ class CollectorQueues {
 
   struct Job {
     std::uint64_t id = 0;
-    std::uint64_t k = 0;          // issue count * issue_interval
+    std::uint64_t seq = 0;        // its issue number
+    std::uint64_t gap = 0;        // g(j, last issue)
+    std::array<std::uint32_t, kGapHistory> history{};  // g(j, issue n) at n % kGapHistory
     std::uint64_t wait = 0;       // bound on arrival to service start
     std::uint64_t overtaken = 0;  // occupancy of the later ones that may go first
     std::uint64_t occupancy = 0;
@@ -277,6 +348,11 @@ class CollectorQueues {
   };
 
   static std::uint64_t min(std::uint64_t a, std::uint64_t b) noexcept { return a < b ? a : b; }
+  static_assert(kMaxResources <= 32, "queued_mask_ has a bit per resource");
+  // Index of the lowest set bit of m != 0.
+  static std::size_t lowest(std::uint32_t m) noexcept {
+    return static_cast<std::size_t>(__builtin_ctz(m));
+  }
 
   // A closed instruction holds its collector unit until `start` at the
   // latest.
@@ -334,7 +410,8 @@ class CollectorQueues {
 
   std::uint32_t units_;
   std::uint32_t epoch_ = 0;
-  std::uint64_t issues_ = 0;
+  std::uint64_t issues_ = 0;  // issue number of the last issue (advance())
+  std::uint32_t oldest_transient_ = 0;
   std::uint64_t next_id_ = 0;
   std::size_t count_ = 0;
   std::array<Job, kQueueWindow> window_{};
@@ -350,6 +427,8 @@ class CollectorQueues {
   std::size_t closed_count_ = 0;
   std::array<std::uint64_t, kMaxResources> backlog_only_{};  // instructions past the window
   std::array<std::uint64_t, kMaxResources> least_{};  // least occupancy since the last drain
+  std::uint32_t queued_mask_ = 0;    // resources with a queued instruction since then
+  std::uint64_t backlog_total_ = 0;  // sum of backlog_only_
   std::array<std::uint64_t, kMaxResources> pending_after_{};
   std::array<bool, kMaxResources> overflowed_{};
   std::array<std::uint64_t, kEpochMemory> drains_{};

@@ -54,10 +54,13 @@ class PhaseWriter {
   bool overflowed_ = false;
 };
 
-// The arena holds two arrays of register_count words, each register's ready
-// cycle then its pending tag (collector_queue.hpp; 0: not pending), and,
-// with collector units, their state: not on the stack, which a firmware
-// budgets (docs/firmware-budget.md).
+// The arena holds three arrays of register_count words, each register's
+// ready cycle, its pending tag (collector_queue.hpp; 0: not pending) and its
+// earliest possible result (collector_queue.hpp: gap_ref), and, with
+// collector units, their state: not on the stack, which a firmware budgets
+// (docs/firmware-budget.md).
+constexpr std::size_t kRegisterWords = 3;
+
 std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_count,
                            bool collectors) noexcept {
   auto addr = reinterpret_cast<std::uintptr_t>(arena.data());
@@ -65,7 +68,7 @@ std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_coun
                                  ~static_cast<std::uintptr_t>(alignof(std::uint64_t) - 1);
   const std::size_t skip = aligned - addr;
   const std::size_t state = collectors ? sizeof(detail::CollectorQueues) : 0;
-  if (static_cast<std::size_t>(arena.size()) < skip + 2 * register_count * sizeof(std::uint64_t) + state) {
+  if (static_cast<std::size_t>(arena.size()) < skip + kRegisterWords * register_count * sizeof(std::uint64_t) + state) {
     return nullptr;
   }
   return reinterpret_cast<std::uint64_t*>(aligned);
@@ -75,10 +78,10 @@ std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_coun
 
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept {
   constexpr std::size_t fixed = sizeof(detail::CollectorQueues) + alignof(std::uint64_t) - 1;
-  if (register_count > (std::numeric_limits<std::size_t>::max() - fixed) / (2 * sizeof(std::uint64_t))) {
+  if (register_count > (std::numeric_limits<std::size_t>::max() - fixed) / (kRegisterWords * sizeof(std::uint64_t))) {
     return 0;
   }
-  return 2 * register_count * sizeof(std::uint64_t) + fixed;
+  return kRegisterWords * register_count * sizeof(std::uint64_t) + fixed;
 }
 
 namespace {
@@ -97,7 +100,8 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
   std::uint64_t* ready = ready_times(arena, register_count, collectors);
   if (ready == nullptr && (register_count != 0 || collectors)) return Status::buffer_too_small;
   std::uint64_t* pending_tag = ready + register_count;
-  for (std::size_t r = 0; r < register_count; ++r) ready[r] = pending_tag[r] = 0;
+  std::uint64_t* gap_refs = pending_tag + register_count;
+  for (std::size_t r = 0; r < register_count; ++r) ready[r] = pending_tag[r] = gap_refs[r] = 0;
 
   // Per-unit constants in local arrays: the loop below reads them once per
   // instruction.
@@ -128,10 +132,11 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
   std::uint64_t next_issue = hw.launch_delay;  // in order, issue_interval apart
   std::size_t consumed = 0;
   detail::CollectorQueues* queues =
-      collectors ? new (static_cast<void*>(ready + 2 * register_count))
+      collectors ? new (static_cast<void*>(ready + kRegisterWords * register_count))
                        detail::CollectorQueues(hw.collector_units)
                  : nullptr;
   std::uint64_t own_queued = 0;
+  std::uint64_t gap_since_last = 0;  // least cycles from the last issue to this one
   std::uint32_t queued_mask = 0;
   for (std::size_t k = 0; k < hw.unit_count; ++k) {
     if (!issue_waits[k]) queued_mask |= std::uint32_t{1} << res[k];
@@ -234,6 +239,9 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
     if (done > drain) drain = done;
     // With collector units a queued instruction may be served after later
     // ones: its results stay pending until bounded (collector_queue.hpp).
+    if (queues != nullptr) {
+      queues->advance(ins, gap_since_last, hw.dispatch_delay + span[u], hw.issue_interval, gap_refs);
+    }
     std::uint64_t tag = 0;
     std::uint64_t value = written;
     if (queues != nullptr && !issue_waits[u]) {
@@ -245,8 +253,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       a.result = written - d;
       a.completion = done - d;
       std::uint64_t start = d;
-      tag = queues->arrive(a, ins, hw.issue_interval, resource_free[r], ready, pending_tag, drain,
-                          start);
+      tag = queues->arrive(a, ins, resource_free[r], ready, pending_tag, drain, start);
       // Pending on the order-free bound alone: kept as result - hold end,
       // or 0 when the result comes first (bank passes hold the unit
       // longer): the backlog end then bounds it.
@@ -260,6 +267,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       pending_tag[ins.dst[k]] = tag;
     }
     next_issue = next_issue_cycle(hw, ins.kind, t);
+    gap_since_last = next_issue - t;
     // With as few collector units as dispatch_delay, instructions passing
     // through them can fill them: each then keeps other warps from issuing
     // for dispatch_delay cycles (docs/multiphase.md, "Operand collectors").
