@@ -1,7 +1,9 @@
 // Cost of the multi-phase analysis (docs/multiphase.md, "Costs"):
 // - BM_ProfileWarp: Algorithm 1 over an in-memory sequence of 10 million
-//   generated instructions (rtx3070, memory latency 200), phases counted, not
-//   stored; items/s = instructions per second.
+//   generated instructions (rtx3070, memory latency 200, its 8 collector
+//   units), phases counted, not stored; items/s = instructions per second.
+// - BM_ProfileWarpInIssueOrder: the same without collector units (the
+//   load/store unit served in issue order).
 // - BM_ReferenceScan: a plain loop over the same instructions summing their
 //   fields, the reference the profiling rate is compared with (same run).
 // - BM_BlockQuery/W: block_bound from W warps' section summaries (1 section).
@@ -59,13 +61,13 @@ const std::vector<Instruction>& instructions() {
   return seq;
 }
 
-void BM_ProfileWarp(benchmark::State& state) {
+void profile(benchmark::State& state, const HardwareDescription& hw) {
   const auto& seq = instructions();
   std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
   std::vector<SectionSummary> sections(1);
   for (auto _ : state) {
     ProfileResult r;
-    if (profile_warp(hardware(), seq, kRegisters, arena, {}, sections, r) != Status::ok) {
+    if (profile_warp(hw, seq, kRegisters, arena, {}, sections, r) != Status::ok) {
       state.SkipWithError("profile_warp failed");
       break;
     }
@@ -74,7 +76,15 @@ void BM_ProfileWarp(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(kInstructions));
 }
+void BM_ProfileWarp(benchmark::State& state) { profile(state, hardware()); }
 BENCHMARK(BM_ProfileWarp)->Unit(benchmark::kMillisecond);
+
+void BM_ProfileWarpInIssueOrder(benchmark::State& state) {
+  HardwareDescription hw = hardware();
+  hw.collector_units = 0;
+  profile(state, hw);
+}
+BENCHMARK(BM_ProfileWarpInIssueOrder)->Unit(benchmark::kMillisecond);
 
 // Reads every field profile_warp reads (unit, operand counts and registers).
 void BM_ReferenceScan(benchmark::State& state) {

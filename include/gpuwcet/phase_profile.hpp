@@ -59,8 +59,8 @@ struct ProfileResult {
 };
 
 // Arena bytes profile_warp needs for register ids below `register_count`
-// (any alignment accepted): two words per register, and the state of the
-// collector units (HardwareDescription::collector_units), about 4.5 KiB, kept
+// (any alignment accepted): three words per register, and the state of the
+// collector units (HardwareDescription::collector_units), about 5.7 KiB, kept
 // out of the stack. 0 when the count is too large to size.
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
 

@@ -60,7 +60,11 @@ constexpr std::uint64_t gap_ref(std::uint64_t issue_number, std::uint64_t cycles
 
 class CollectorQueues {
  public:
-  explicit CollectorQueues(std::uint32_t units) noexcept : units_(units) {}
+  // `transient_bound`: how many instructions for non-queued units can hold a
+  // collector unit past the next issue at most (those issued within
+  // dispatch_delay cycles before it: ceil(dispatch_delay / issue_interval)).
+  CollectorQueues(std::uint32_t units, std::uint64_t transient_bound) noexcept
+      : units_(units), transient_bound_(transient_bound) {}
 
   bool enabled() const noexcept { return units_ != 0; }
 
@@ -76,7 +80,15 @@ class CollectorQueues {
   // and the backlog.
   std::uint64_t issue_after(std::uint64_t t,
                             const std::array<std::uint64_t, kMaxResources>& free) noexcept {
-    if (units_ == 0) return t;
+    // Most issues: fewer instructions than units that could hold one at all
+    // (closed_starts_ not yet trimmed to those later than t: more).
+    if (closed_count_ + count_ + backlog_total_ + transient_bound_ < units_) return t;
+    return issue_after_counting(t, free);
+  }
+
+  // issue_after() when the units may be full: counts the holders.
+  std::uint64_t issue_after_counting(std::uint64_t t,
+                                     const std::array<std::uint64_t, kMaxResources>& free) noexcept {
     for (;;) {
       if (closed_count_ != 0) {
         std::size_t kept = 0;
@@ -164,10 +176,16 @@ class CollectorQueues {
   // instruction's destinations get `result_after` (dispatch delay plus its
   // unit's fixed span) as their own.
   void advance(const Instruction& ins, std::uint64_t gap, std::uint64_t result_after,
-               std::uint64_t issue_interval, std::uint64_t* refs) noexcept {
-    if (units_ == 0) return;
+                std::uint64_t issue_interval, std::uint64_t* refs) noexcept {
     const std::uint64_t now = ++issues_;
-    for (std::size_t i = 0; i < count_; ++i) {
+    if (count_ != 0) advance_tracked(ins, gap, issue_interval, refs, now);
+    for (std::size_t k = 0; k < ins.dst_count; ++k) refs[ins.dst[k]] = gap_ref(now, result_after);
+  }
+
+ private:
+  void advance_tracked(const Instruction& ins, std::uint64_t gap, std::uint64_t issue_interval,
+                       const std::uint64_t* refs, std::uint64_t now) noexcept {
+    for (std::size_t i = 0; i < count_;) {
       Job& j = window_[i];
       std::uint64_t g = j.gap + gap;
       auto through = [&](std::uint16_t reg) noexcept {
@@ -185,11 +203,19 @@ class CollectorQueues {
       };
       for (std::size_t k = 0; k < ins.src_count; ++k) through(ins.src[k]);
       for (std::size_t k = 0; k < ins.dst_count; ++k) through(ins.dst[k]);
+      if (!j.open && j.wait + j.occupancy <= g) {
+        // Closed and served before anything issued from now on arrives:
+        // no bound needs it any more (arrive() would drop it too).
+        drop(i);
+        continue;
+      }
       j.gap = g;
       j.history[now % kGapHistory] = g < 0xFFFFFFFFu ? static_cast<std::uint32_t>(g) : 0xFFFFFFFFu;
+      ++i;
     }
-    for (std::size_t k = 0; k < ins.dst_count; ++k) refs[ins.dst[k]] = gap_ref(now, result_after);
   }
+
+ public:
 
   struct Arrival {
     std::size_t resource = 0;
@@ -234,7 +260,7 @@ class CollectorQueues {
       }
       const std::uint64_t end = j.wait + j.occupancy;  // after j's arrival
       if (!j.open && end <= j.gap) {  // served before this one arrives, whatever comes
-        window_[i] = window_[--count_];
+        drop(i);
         continue;
       }
       if (end > j.gap) remaining += min(j.occupancy, end - j.gap);
@@ -347,6 +373,12 @@ class CollectorQueues {
     bool open = false;
   };
 
+  // Removes window_[i]; the last one takes its place.
+  void drop(std::size_t i) noexcept {
+    if (i + 1 != count_) window_[i] = window_[count_ - 1];
+    --count_;
+  }
+
   static std::uint64_t min(std::uint64_t a, std::uint64_t b) noexcept { return a < b ? a : b; }
   static_assert(kMaxResources <= 32, "queued_mask_ has a bit per resource");
   // Index of the lowest set bit of m != 0.
@@ -409,6 +441,7 @@ class CollectorQueues {
   }
 
   std::uint32_t units_;
+  std::uint64_t transient_bound_;
   std::uint32_t epoch_ = 0;
   std::uint64_t issues_ = 0;  // issue number of the last issue (advance())
   std::uint32_t oldest_transient_ = 0;

@@ -91,12 +91,14 @@ namespace {
 // passes it with its results pending, barrier_delay cycles after it is free to
 // issue, and everything is one section (a warp alone on a machine whose
 // barriers do not drain). Empty `phases` / `sections`: counted, not stored.
-// `hw` is valid (the callers check).
-Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
-                std::size_t register_count, gsl::span<std::byte> arena, bool barriers_drain,
-                gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
-                ProfileResult& result) noexcept {
-  const bool collectors = hw.collector_units != 0;
+// `hw` is valid (the callers check). `collectors`: hw.collector_units != 0,
+// a template argument so that the loop without them carries none of their
+// code.
+template <bool collectors>
+Status run_warp_with(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
+                     std::size_t register_count, gsl::span<std::byte> arena, bool barriers_drain,
+                     gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
+                     ProfileResult& result) noexcept {
   std::uint64_t* ready = ready_times(arena, register_count, collectors);
   if (ready == nullptr && (register_count != 0 || collectors)) return Status::buffer_too_small;
   std::uint64_t* pending_tag = ready + register_count;
@@ -133,7 +135,9 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
   std::size_t consumed = 0;
   detail::CollectorQueues* queues =
       collectors ? new (static_cast<void*>(ready + kRegisterWords * register_count))
-                       detail::CollectorQueues(hw.collector_units)
+                       detail::CollectorQueues(hw.collector_units,
+                                               (hw.dispatch_delay + hw.issue_interval - 1) /
+                                                   hw.issue_interval)
                  : nullptr;
   std::uint64_t own_queued = 0;
   std::uint64_t gap_since_last = 0;  // least cycles from the last issue to this one
@@ -144,7 +148,9 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
   // A pending register's result, once an instruction reads or writes it
   // (collector_queue.hpp).
   auto settle = [&](std::uint16_t reg) noexcept {
-    if (pending_tag[reg] != 0) queues->settle(reg, resource_free, ready, pending_tag, drain);
+    if (collectors && pending_tag[reg] != 0) {
+      queues->settle(reg, resource_free, ready, pending_tag, drain);
+    }
   };
 
   // Ends the section at its drain: the open execution phase, then the wait
@@ -214,7 +220,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       if (ready[reg] > t) t = ready[reg];
     }
     // A free collector unit (collector_queue.hpp).
-    if (queues != nullptr) t = queues->issue_after(t, resource_free);
+    if (collectors) t = queues->issue_after(t, resource_free);
     if (t >= kCycleLimit) return Status::overflow;
     // Execution: from the cycle the instruction could enter its unit to the
     // end of its hold; these starts grow with the issues.
@@ -239,12 +245,12 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
     if (done > drain) drain = done;
     // With collector units a queued instruction may be served after later
     // ones: its results stay pending until bounded (collector_queue.hpp).
-    if (queues != nullptr) {
+    if (collectors) {
       queues->advance(ins, gap_since_last, hw.dispatch_delay + span[u], hw.issue_interval, gap_refs);
     }
     std::uint64_t tag = 0;
     std::uint64_t value = written;
-    if (queues != nullptr && !issue_waits[u]) {
+    if (collectors && !issue_waits[u]) {
       detail::CollectorQueues::Arrival a;
       a.resource = r;
       a.arrive = ready_for_unit;
@@ -258,7 +264,7 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
       // or 0 when the result comes first (bank passes hold the unit
       // longer): the backlog end then bounds it.
       value = tag != 0 ? (written > held_until ? written - held_until : 0) : start + a.result;
-    } else if (queues != nullptr) {
+    } else if (collectors) {
       queues->pass_through(ready_for_unit);
     }
     resource_free[r] = held_until;
@@ -289,6 +295,17 @@ Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> inst
   result.instructions = consumed;
   if (sections_overflowed || writer.overflowed()) return Status::buffer_too_small;
   return Status::ok;
+}
+
+Status run_warp(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
+                std::size_t register_count, gsl::span<std::byte> arena, bool barriers_drain,
+                gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
+                ProfileResult& result) noexcept {
+  return hw.collector_units != 0
+             ? run_warp_with<true>(hw, instructions, register_count, arena, barriers_drain, phases,
+                                   sections, result)
+             : run_warp_with<false>(hw, instructions, register_count, arena, barriers_drain, phases,
+                                    sections, result);
 }
 
 }  // namespace
