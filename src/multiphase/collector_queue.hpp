@@ -231,8 +231,9 @@ class CollectorQueues {
   // stored in `start`. `free` is the backlog end before it; closing earlier
   // instructions writes their pending registers (`ready`, `tags`) and
   // extends `drain`.
-  std::uint64_t arrive(const Arrival& in, const Instruction& ins, std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
-                       std::uint64_t& drain, std::uint64_t& start) noexcept {
+  std::uint64_t arrive(const Arrival& in, const Instruction& ins, std::uint64_t free,
+                       std::uint64_t* ready, std::uint64_t* tags, std::uint64_t& drain,
+                       std::uint64_t& start) noexcept {
     const std::size_t r = in.resource;
     if (least_[r] == 0 || in.occupancy < least_[r]) least_[r] = in.occupancy;
     queued_mask_ |= std::uint32_t{1} << r;
@@ -271,6 +272,9 @@ class CollectorQueues {
       overflowed_[r] = true;
       ++backlog_only_[r];
       ++backlog_total_;
+      if (in.completion - in.occupancy > backlog_after_[r]) {
+        backlog_after_[r] = in.completion - in.occupancy;
+      }
       return backlog_tag(r);
     }
     Job& j = window_[count_++];  // history: written by advance() before it is read
@@ -329,8 +333,9 @@ class CollectorQueues {
   }
 
   // Everything issued so far completes (a draining barrier, the warp's end):
-  // every open instruction closes, `drain` covers each queued instruction
-  // served last, and registers still pending settle at it.
+  // every open instruction closes (close() extends `drain` with its
+  // completion from its start bound), `drain` covers the instructions past
+  // the window served last, and registers still pending settle at it.
   void drain_all(const std::array<std::uint64_t, kMaxResources>& free, std::uint64_t* ready,
                  std::uint64_t* tags, std::uint64_t& drain) noexcept {
     if (units_ == 0) return;
@@ -340,8 +345,13 @@ class CollectorQueues {
     count_ = 0;
     closed_count_ = 0;  // everything starts before the drain
     for (std::size_t r = 0; r < kMaxResources; ++r) {
-      if (free[r] + pending_after_[r] > drain) drain = free[r] + pending_after_[r];
+      // Closed instructions extended `drain` with their own completion;
+      // those past the window may be served last.
+      if (backlog_only_[r] != 0 && free[r] + backlog_after_[r] > drain) {
+        drain = free[r] + backlog_after_[r];
+      }
       pending_after_[r] = 0;
+      backlog_after_[r] = 0;
       overflowed_[r] = false;
       backlog_only_[r] = 0;
       least_[r] = 0;
@@ -462,7 +472,8 @@ class CollectorQueues {
   std::array<std::uint64_t, kMaxResources> least_{};  // least occupancy since the last drain
   std::uint32_t queued_mask_ = 0;    // resources with a queued instruction since then
   std::uint64_t backlog_total_ = 0;  // sum of backlog_only_
-  std::array<std::uint64_t, kMaxResources> pending_after_{};
+  std::array<std::uint64_t, kMaxResources> pending_after_{};  // completion - occupancy, most
+  std::array<std::uint64_t, kMaxResources> backlog_after_{};  // the same, past the window
   std::array<bool, kMaxResources> overflowed_{};
   std::array<std::uint64_t, kEpochMemory> drains_{};
   std::array<std::uint64_t, kMaxCollectorUnits> transient_{};

@@ -93,9 +93,10 @@ namespace {
 // barriers do not drain). Empty `phases` / `sections`: counted, not stored.
 // `hw` is valid (the callers check). `collectors`: hw.collector_units != 0,
 // a template argument so that the loop without them carries none of their
-// code.
+// code; not inlined, so that a caller's stack holds one of the two frames,
+// not both (docs/firmware-budget.md).
 template <bool collectors>
-Status run_warp_with(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
+[[gnu::noinline]] Status run_warp_with(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
                      std::size_t register_count, gsl::span<std::byte> arena, bool barriers_drain,
                      gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
                      ProfileResult& result) noexcept {

@@ -302,6 +302,49 @@ TEST(CollectorAnyOrder, DependencyChainsInEveryOrder) {
   }
 }
 
+// Past the tracked window (kQueueWindow) an instruction is bounded by the
+// backlog alone, and the drain must allow for it being served last: here a
+// global load whose result nobody reads, behind 16-24 shared loads with
+// long bank conflicts. Served longest first, it goes last and completes a
+// memory latency after the backlog end, beyond every shared load's
+// completion in issue order.
+TEST(CollectorAnyOrder, UnreadLoadPastTheWindowServedLast) {
+  for (const std::uint32_t latency : {50u, 200u}) {
+    HardwareDescription hw;
+    ASSERT_EQ(make_hardware_preset("orin-sm", latency, hw), Status::ok);
+    hw.collector_units = kMaxCollectorUnits;
+    const int mem = find_unit(hw, "mem");
+    const int shared = find_unit(hw, "mem_shared");
+    ASSERT_GE(mem, 0);
+    ASSERT_GE(shared, 0);
+    for (std::size_t before = 16; before <= 24; before += 4) {
+      for (std::size_t after = 0; after <= 4; after += 2) {
+        Code code;
+        auto add = [&](int unit, int extra) {
+          Instruction i;
+          i.unit = static_cast<std::uint16_t>(unit);
+          i.kind = OpKind::load;
+          i.extra_cycles = static_cast<std::uint8_t>(extra);
+          i.dst_count = 1;
+          i.dst[0] = static_cast<std::uint16_t>(code.size() % kRegisters);
+          code.push_back(i);
+        };
+        for (std::size_t k = 0; k < before; ++k) add(shared, 31);
+        add(mem, 0);
+        for (std::size_t k = 0; k < after; ++k) add(shared, 31);
+        for (const bool drain : {true, false}) {
+          const std::uint64_t bound = alone(hw, code, drain);
+          for (const CollectorPick p : kPicks) {
+            EXPECT_LE(run(hw, {code}, drain, p, 1), bound)
+                << "latency " << latency << " before " << before << " after " << after
+                << " pick " << static_cast<int>(p);
+          }
+        }
+      }
+    }
+  }
+}
+
 // Found by review against an earlier issue rule, which counted only the
 // profile's current busy period of the unit: a load that has not arrived
 // yet (dispatch_delay 3 or more) still holds its collector unit. Three
