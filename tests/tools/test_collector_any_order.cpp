@@ -345,6 +345,65 @@ TEST(CollectorAnyOrder, UnreadLoadPastTheWindowServedLast) {
   }
 }
 
+// In a block, an instruction the warp's own profile takes as next in line
+// (every earlier one of the warp has started) can wait behind another
+// warp's access, and a later access of its own warp, arriving meanwhile, can
+// then go first: a delay the one-warp profile excludes and the other warps'
+// charges do not contain. The section length counts the warp's own queued
+// holds a second time for it (docs/multiphase.md, "Operand collectors").
+// Here warp 1's global load waits behind warp 0's two shared accesses and
+// is overtaken by warp 1's own long shared access, newest first.
+TEST(CollectorAnyOrder, OwnLaterAccessOvertakesANextInLineOneInABlock) {
+  for (const std::uint32_t latency : {20u, 200u}) {
+    HardwareDescription hw;
+    ASSERT_EQ(make_hardware_preset("orin-sm", latency, hw), Status::ok);
+    const int mem = find_unit(hw, "mem");
+    const int shared = find_unit(hw, "mem_shared");
+    const int fp_add = find_unit(hw, "fp_add");
+    ASSERT_GE(mem, 0);
+    ASSERT_GE(shared, 0);
+    ASSERT_GE(fp_add, 0);
+    auto ins = [](int unit, OpKind kind, int extra, int dst, int src) {
+      Instruction i;
+      i.unit = static_cast<std::uint16_t>(unit);
+      i.kind = kind;
+      i.extra_cycles = static_cast<std::uint8_t>(extra);
+      if (dst >= 0) {
+        i.dst_count = 1;
+        i.dst[0] = static_cast<std::uint16_t>(dst);
+      }
+      if (src >= 0) {
+        i.src_count = 1;
+        i.src[0] = static_cast<std::uint16_t>(src);
+      }
+      return i;
+    };
+    for (int lead = 0; lead <= 5; ++lead) {
+      // The second access of warp 0 takes the unit's output register while
+      // the first is served, so warp 1's load has to wait among the others.
+      Code other{ins(shared, OpKind::load, 255, 0, -1), ins(shared, OpKind::load, 0, 4, -1)};
+      Code mine;
+      for (int k = 0; k < lead; ++k) mine.push_back(ins(fp_add, OpKind::compute, 0, 5, -1));
+      mine.push_back(ins(mem, OpKind::load, 0, 1, -1));
+      mine.push_back(ins(shared, OpKind::load, 255, 2, -1));
+      mine.push_back(ins(fp_add, OpKind::compute, 0, 3, 1));
+      const std::vector<Code> block{other, mine};
+      const BlockBound b = safe_bound(hw, block);
+      for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
+                                     SchedulerPolicy::loose_round_robin}) {
+        for (const CollectorPick p : kPicks) {
+          BlockSimulationOptions so;
+          so.policy = policy;
+          so.collector_pick = p;
+          so.record_trace = false;
+          EXPECT_LE(simulate_block(hw, block, kRegisters, so).cycles, b.safe_upper_bound)
+              << "latency " << latency << " lead " << lead << " pick " << static_cast<int>(p);
+        }
+      }
+    }
+  }
+}
+
 // Found by review against an earlier issue rule, which counted only the
 // profile's current busy period of the unit: a load that has not arrived
 // yet (dispatch_delay 3 or more) still holds its collector unit. Three
