@@ -60,11 +60,15 @@ constexpr std::uint64_t gap_ref(std::uint64_t issue_number, std::uint64_t cycles
 
 class CollectorQueues {
  public:
-  // `transient_bound`: how many instructions for non-queued units can hold a
-  // collector unit past the next issue at most (those issued within
-  // dispatch_delay cycles before it: ceil(dispatch_delay / issue_interval)).
-  CollectorQueues(std::uint32_t units, std::uint64_t transient_bound) noexcept
-      : units_(units), transient_bound_(transient_bound) {}
+  // `issue_interval` >= 1 (validated hardware).
+  CollectorQueues(std::uint32_t units, std::uint64_t dispatch_delay,
+                  std::uint64_t issue_interval) noexcept
+      : units_(units),
+        issue_interval_(issue_interval),
+        // Instructions for non-queued units that can still hold a collector
+        // unit at the next issue: those issued within dispatch_delay cycles
+        // before it.
+        transient_bound_((dispatch_delay + issue_interval - 1) / issue_interval) {}
 
   bool enabled() const noexcept { return units_ != 0; }
 
@@ -87,8 +91,8 @@ class CollectorQueues {
   }
 
   // issue_after() when the units may be full: counts the holders.
-  std::uint64_t issue_after_counting(std::uint64_t t,
-                                     const std::array<std::uint64_t, kMaxResources>& free) noexcept {
+  std::uint64_t issue_after_counting(
+      std::uint64_t t, const std::array<std::uint64_t, kMaxResources>& free) noexcept {
     for (;;) {
       if (closed_count_ != 0) {
         std::size_t kept = 0;
@@ -176,15 +180,15 @@ class CollectorQueues {
   // instruction's destinations get `result_after` (dispatch delay plus its
   // unit's fixed span) as their own.
   void advance(const Instruction& ins, std::uint64_t gap, std::uint64_t result_after,
-                std::uint64_t issue_interval, std::uint64_t* refs) noexcept {
+                std::uint64_t* refs) noexcept {
     const std::uint64_t now = ++issues_;
-    if (count_ != 0) advance_tracked(ins, gap, issue_interval, refs, now);
+    if (count_ != 0) advance_tracked(ins, gap, refs, now);
     for (std::size_t k = 0; k < ins.dst_count; ++k) refs[ins.dst[k]] = gap_ref(now, result_after);
   }
 
  private:
-  void advance_tracked(const Instruction& ins, std::uint64_t gap, std::uint64_t issue_interval,
-                       const std::uint64_t* refs, std::uint64_t now) noexcept {
+  void advance_tracked(const Instruction& ins, std::uint64_t gap, const std::uint64_t* refs,
+                       std::uint64_t now) noexcept {
     for (std::size_t i = 0; i < count_;) {
       Job& j = window_[i];
       std::uint64_t g = j.gap + gap;
@@ -196,7 +200,7 @@ class CollectorQueues {
         std::uint64_t base = 0;      // g(j, writer)
         if (writer != j.seq) {
           base = now - writer <= kGapHistory ? j.history[writer % kGapHistory]
-                                             : (writer - j.seq) * issue_interval;
+                                             : (writer - j.seq) * issue_interval_;
         }
         const std::uint64_t via = base + (ref & kGapCap);
         if (via > g) g = via;
@@ -451,6 +455,7 @@ class CollectorQueues {
   }
 
   std::uint32_t units_;
+  std::uint64_t issue_interval_;
   std::uint64_t transient_bound_;
   std::uint32_t epoch_ = 0;
   std::uint64_t issues_ = 0;  // issue number of the last issue (advance())

@@ -68,7 +68,8 @@ std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_coun
                                  ~static_cast<std::uintptr_t>(alignof(std::uint64_t) - 1);
   const std::size_t skip = aligned - addr;
   const std::size_t state = collectors ? sizeof(detail::CollectorQueues) : 0;
-  if (static_cast<std::size_t>(arena.size()) < skip + kRegisterWords * register_count * sizeof(std::uint64_t) + state) {
+  const std::size_t words = kRegisterWords * register_count;
+  if (static_cast<std::size_t>(arena.size()) < skip + words * sizeof(std::uint64_t) + state) {
     return nullptr;
   }
   return reinterpret_cast<std::uint64_t*>(aligned);
@@ -78,10 +79,11 @@ std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_coun
 
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept {
   constexpr std::size_t fixed = sizeof(detail::CollectorQueues) + alignof(std::uint64_t) - 1;
-  if (register_count > (std::numeric_limits<std::size_t>::max() - fixed) / (kRegisterWords * sizeof(std::uint64_t))) {
+  constexpr std::size_t per_register = kRegisterWords * sizeof(std::uint64_t);
+  if (register_count > (std::numeric_limits<std::size_t>::max() - fixed) / per_register) {
     return 0;
   }
-  return kRegisterWords * register_count * sizeof(std::uint64_t) + fixed;
+  return register_count * per_register + fixed;
 }
 
 namespace {
@@ -96,10 +98,12 @@ namespace {
 // code; not inlined, so that a caller's stack holds one of the two frames,
 // not both (docs/firmware-budget.md).
 template <bool collectors>
-[[gnu::noinline]] Status run_warp_with(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
-                     std::size_t register_count, gsl::span<std::byte> arena, bool barriers_drain,
-                     gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
-                     ProfileResult& result) noexcept {
+[[gnu::noinline]] Status run_warp_with(const HardwareDescription& hw,
+                                       gsl::span<const Instruction> instructions,
+                                       std::size_t register_count, gsl::span<std::byte> arena,
+                                       bool barriers_drain, gsl::span<Phase> phases,
+                                       gsl::span<SectionSummary> sections,
+                                       ProfileResult& result) noexcept {
   std::uint64_t* ready = ready_times(arena, register_count, collectors);
   if (ready == nullptr && (register_count != 0 || collectors)) return Status::buffer_too_small;
   std::uint64_t* pending_tag = ready + register_count;
@@ -136,9 +140,8 @@ template <bool collectors>
   std::size_t consumed = 0;
   detail::CollectorQueues* queues =
       collectors ? new (static_cast<void*>(ready + kRegisterWords * register_count))
-                       detail::CollectorQueues(hw.collector_units,
-                                               (hw.dispatch_delay + hw.issue_interval - 1) /
-                                                   hw.issue_interval)
+                       detail::CollectorQueues(hw.collector_units, hw.dispatch_delay,
+                                               hw.issue_interval)
                  : nullptr;
   std::uint64_t own_queued = 0;
   std::uint64_t gap_since_last = 0;  // least cycles from the last issue to this one
@@ -247,7 +250,7 @@ template <bool collectors>
     // With collector units a queued instruction may be served after later
     // ones: its results stay pending until bounded (collector_queue.hpp).
     if (collectors) {
-      queues->advance(ins, gap_since_last, hw.dispatch_delay + span[u], hw.issue_interval, gap_refs);
+      queues->advance(ins, gap_since_last, hw.dispatch_delay + span[u], gap_refs);
     }
     std::uint64_t tag = 0;
     std::uint64_t value = written;

@@ -75,10 +75,40 @@ std::uint64_t worst_order(const HardwareDescription& hw, const Code& code, bool 
   return worst;
 }
 
-HardwareDescription orin(std::mt19937_64& rng) {
+// The orin-sm preset at a memory latency.
+HardwareDescription orin_at(std::uint32_t latency) {
   HardwareDescription hw;
-  EXPECT_EQ(make_hardware_preset("orin-sm", 2 + static_cast<std::uint32_t>(rng() % 39), hw),
-            Status::ok);
+  EXPECT_EQ(make_hardware_preset("orin-sm", latency, hw), Status::ok);
+  return hw;
+}
+
+// The index of unit `name` (the test fails when there is none).
+int unit_of(const HardwareDescription& hw, const char* name) {
+  const int u = find_unit(hw, name);
+  EXPECT_GE(u, 0) << name;
+  return u < 0 ? 0 : u;
+}
+
+// An instruction on `unit` with `extra` further cycles, one destination
+// and one source register (-1: none).
+Instruction instruction(int unit, OpKind kind, int extra, int dst, int src = -1) {
+  Instruction i;
+  i.unit = static_cast<std::uint16_t>(unit);
+  i.kind = kind;
+  i.extra_cycles = static_cast<std::uint8_t>(extra);
+  if (dst >= 0) {
+    i.dst_count = 1;
+    i.dst[0] = static_cast<std::uint16_t>(dst);
+  }
+  if (src >= 0) {
+    i.src_count = 1;
+    i.src[0] = static_cast<std::uint16_t>(src);
+  }
+  return i;
+}
+
+HardwareDescription orin(std::mt19937_64& rng) {
+  HardwareDescription hw = orin_at(2 + static_cast<std::uint32_t>(rng() % 39));
   hw.collector_units = 1 + static_cast<std::uint32_t>(rng() % 8);
   return hw;
 }
@@ -250,21 +280,11 @@ Code chained(std::mt19937_64& rng, const HardwareDescription& hw) {
   Code code;
   std::uint16_t next = 0;
   auto add = [&](std::uint16_t unit, OpKind kind, int src) {
-    Instruction i;
-    i.unit = unit;
-    i.kind = kind;
-    if (src >= 0) {
-      i.src_count = 1;
-      i.src[0] = static_cast<std::uint16_t>(src);
-    }
-    if (kind != OpKind::store) {
-      i.dst_count = 1;
-      i.dst[0] = next;
-      next = static_cast<std::uint16_t>((next + 1) % 12);
-    }
-    if (unit == 0 && rng() % 2 == 0) i.extra_cycles = static_cast<std::uint8_t>(rng() % 41);
-    code.push_back(i);
-    return static_cast<int>(i.dst[0]);
+    const int dst = kind != OpKind::store ? next : -1;
+    if (dst >= 0) next = static_cast<std::uint16_t>((next + 1) % 12);
+    const int extra = unit == 0 && rng() % 2 == 0 ? static_cast<int>(rng() % 41) : 0;
+    code.push_back(instruction(unit, kind, extra, dst, src));
+    return static_cast<int>(code.back().dst[0]);
   };
   const std::size_t segments = 2 + rng() % 4;
   for (std::size_t s = 0; s < segments; ++s) {
@@ -310,24 +330,16 @@ TEST(CollectorAnyOrder, DependencyChainsInEveryOrder) {
 // completion in issue order.
 TEST(CollectorAnyOrder, UnreadLoadPastTheWindowServedLast) {
   for (const std::uint32_t latency : {50u, 200u}) {
-    HardwareDescription hw;
-    ASSERT_EQ(make_hardware_preset("orin-sm", latency, hw), Status::ok);
+    HardwareDescription hw = orin_at(latency);
     hw.collector_units = kMaxCollectorUnits;
-    const int mem = find_unit(hw, "mem");
-    const int shared = find_unit(hw, "mem_shared");
-    ASSERT_GE(mem, 0);
-    ASSERT_GE(shared, 0);
+    const int mem = unit_of(hw, "mem");
+    const int shared = unit_of(hw, "mem_shared");
     for (std::size_t before = 16; before <= 24; before += 4) {
       for (std::size_t after = 0; after <= 4; after += 2) {
         Code code;
         auto add = [&](int unit, int extra) {
-          Instruction i;
-          i.unit = static_cast<std::uint16_t>(unit);
-          i.kind = OpKind::load;
-          i.extra_cycles = static_cast<std::uint8_t>(extra);
-          i.dst_count = 1;
-          i.dst[0] = static_cast<std::uint16_t>(code.size() % kRegisters);
-          code.push_back(i);
+          code.push_back(instruction(unit, OpKind::load, extra,
+                                     static_cast<int>(code.size() % kRegisters)));
         };
         for (std::size_t k = 0; k < before; ++k) add(shared, 31);
         add(mem, 0);
@@ -355,38 +367,20 @@ TEST(CollectorAnyOrder, UnreadLoadPastTheWindowServedLast) {
 // is overtaken by warp 1's own long shared access, newest first.
 TEST(CollectorAnyOrder, OwnLaterAccessOvertakesANextInLineOneInABlock) {
   for (const std::uint32_t latency : {20u, 200u}) {
-    HardwareDescription hw;
-    ASSERT_EQ(make_hardware_preset("orin-sm", latency, hw), Status::ok);
-    const int mem = find_unit(hw, "mem");
-    const int shared = find_unit(hw, "mem_shared");
-    const int fp_add = find_unit(hw, "fp_add");
-    ASSERT_GE(mem, 0);
-    ASSERT_GE(shared, 0);
-    ASSERT_GE(fp_add, 0);
-    auto ins = [](int unit, OpKind kind, int extra, int dst, int src) {
-      Instruction i;
-      i.unit = static_cast<std::uint16_t>(unit);
-      i.kind = kind;
-      i.extra_cycles = static_cast<std::uint8_t>(extra);
-      if (dst >= 0) {
-        i.dst_count = 1;
-        i.dst[0] = static_cast<std::uint16_t>(dst);
-      }
-      if (src >= 0) {
-        i.src_count = 1;
-        i.src[0] = static_cast<std::uint16_t>(src);
-      }
-      return i;
-    };
+    const HardwareDescription hw = orin_at(latency);
+    const int mem = unit_of(hw, "mem");
+    const int shared = unit_of(hw, "mem_shared");
+    const int fp_add = unit_of(hw, "fp_add");
     for (int lead = 0; lead <= 5; ++lead) {
       // The second access of warp 0 takes the unit's output register while
       // the first is served, so warp 1's load has to wait among the others.
-      Code other{ins(shared, OpKind::load, 255, 0, -1), ins(shared, OpKind::load, 0, 4, -1)};
+      Code other{instruction(shared, OpKind::load, 255, 0),
+                 instruction(shared, OpKind::load, 0, 4)};
       Code mine;
-      for (int k = 0; k < lead; ++k) mine.push_back(ins(fp_add, OpKind::compute, 0, 5, -1));
-      mine.push_back(ins(mem, OpKind::load, 0, 1, -1));
-      mine.push_back(ins(shared, OpKind::load, 255, 2, -1));
-      mine.push_back(ins(fp_add, OpKind::compute, 0, 3, 1));
+      for (int k = 0; k < lead; ++k) mine.push_back(instruction(fp_add, OpKind::compute, 0, 5));
+      mine.push_back(instruction(mem, OpKind::load, 0, 1));
+      mine.push_back(instruction(shared, OpKind::load, 255, 2));
+      mine.push_back(instruction(fp_add, OpKind::compute, 0, 3, 1));
       const std::vector<Code> block{other, mine};
       const BlockBound b = safe_bound(hw, block);
       for (SchedulerPolicy policy : {SchedulerPolicy::greedy_then_oldest,
@@ -445,24 +439,16 @@ TEST(CollectorAnyOrder, LoadsNotYetArrivedHoldTheirUnits) {
 // against a bound of 361 (x1 4, n1 10, n2 6, latency 2).
 TEST(CollectorAnyOrder, ShortLoadsOvertakenByALongOneHoldTheirUnits) {
   for (const std::uint32_t latency : {2u, 200u}) {
-    HardwareDescription hw;
-    ASSERT_EQ(make_hardware_preset("orin-sm", latency, hw), Status::ok);
-    const int mem = find_unit(hw, "mem");
-    const int dp_div = find_unit(hw, "dp_div");
-    ASSERT_GE(mem, 0);
-    ASSERT_GE(dp_div, 0);
+    const HardwareDescription hw = orin_at(latency);
+    const int mem = unit_of(hw, "mem");
+    const int dp_div = unit_of(hw, "dp_div");
     for (int x1 = 4; x1 <= 40; x1 += 12) {
       for (int n1 = 6; n1 <= 14; n1 += 4) {
         for (int n2 = 0; n2 <= 9; n2 += 3) {
           Code code;
           auto add = [&](int unit, int extra, OpKind kind) {
-            Instruction i;
-            i.unit = static_cast<std::uint16_t>(unit);
-            i.kind = kind;
-            i.extra_cycles = static_cast<std::uint8_t>(extra);
-            i.dst_count = 1;
-            i.dst[0] = static_cast<std::uint16_t>(code.size() % kRegisters);
-            code.push_back(i);
+            code.push_back(
+                instruction(unit, kind, extra, static_cast<int>(code.size() % kRegisters)));
           };
           add(mem, x1, OpKind::load);
           for (int k = 0; k < n1; ++k) add(mem, 0, OpKind::load);
