@@ -47,6 +47,10 @@ inline constexpr std::uint32_t kEpochMemory = 8;
 // time to each later issue (advance()); older ones count issue intervals.
 inline constexpr std::uint64_t kGapHistory = 16;
 
+// Set in a pending register's ready word (cycle counts stay below 2^62):
+// the word then holds the value settle() completes.
+inline constexpr std::uint64_t kPendingBit = std::uint64_t{1} << 63;
+
 // A register's earliest possible result relative to its writer's issue, for
 // the gap bounds: (writer's issue number + 1) << 24 | cycles (capped, still
 // a lower bound); 0: none known.
@@ -86,6 +90,7 @@ class CollectorQueues {
                             const std::array<std::uint64_t, kMaxResources>& free) noexcept {
     // Most issues: fewer instructions than units that could hold one at all
     // (closed_starts_ not yet trimmed to those later than t: more).
+    if (closed_latest_ <= t) closed_count_ = 0;  // every final start passed
     if (closed_count_ + count_ + backlog_total_ + transient_bound_ < units_) return t;
     return issue_after_counting(t, free);
   }
@@ -164,8 +169,8 @@ class CollectorQueues {
   // until its dispatch `until`; fewer than units_ others do (issue_after), so
   // the oldest slot has expired. These `until` grow with the issues, so the
   // oldest slot is the one written longest ago.
+  // With collector units (enabled()).
   void pass_through(std::uint64_t until) noexcept {
-    if (units_ == 0) return;
     transient_[oldest_transient_] = until;
     oldest_transient_ = oldest_transient_ + 1 == units_ ? 0 : oldest_transient_ + 1;
   }
@@ -178,11 +183,14 @@ class CollectorQueues {
   // `refs` records relative to the writer's issue (gap_ref): every run
   // respects both, whatever its service order and memory costs. Then the
   // instruction's destinations get `result_after` (dispatch delay plus its
-  // unit's fixed span) as their own.
+  // unit's fixed span) as their own. They are read only for instructions
+  // kept that issued no later than their writer: with none kept, and this
+  // one not `queued` (so not kept either), the write is skipped.
   void advance(const Instruction& ins, std::uint64_t gap, std::uint64_t result_after,
-                std::uint64_t* refs) noexcept {
+               bool queued, std::uint64_t* refs) noexcept {
     const std::uint64_t now = ++issues_;
     if (count_ != 0) advance_tracked(ins, gap, refs, now);
+    if (count_ == 0 && !queued) return;
     for (std::size_t k = 0; k < ins.dst_count; ++k) refs[ins.dst[k]] = gap_ref(now, result_after);
   }
 
@@ -234,15 +242,29 @@ class CollectorQueues {
   // take while pending, or 0 when its service start is already bounded, then
   // stored in `start`. `free` is the backlog end before it; closing earlier
   // instructions writes their pending registers (`ready`, `tags`) and
-  // extends `drain`.
+  // extends completions_.
   std::uint64_t arrive(const Arrival& in, const Instruction& ins, std::uint64_t free,
-                       std::uint64_t* ready, std::uint64_t* tags, std::uint64_t& drain,
-                       std::uint64_t& start) noexcept {
+                       std::uint64_t* ready, std::uint64_t* tags, std::uint64_t& start) noexcept {
     const std::size_t r = in.resource;
     if (least_[r] == 0 || in.occupancy < least_[r]) least_[r] = in.occupancy;
     queued_mask_ |= std::uint32_t{1} << r;
     if (in.completion - in.occupancy > pending_after_[r]) {
       pending_after_[r] = in.completion - in.occupancy;
+    }
+    if (count_ == 0 && !overflowed_[r] && in.occupancy <= issue_interval_) {
+      // Most arrivals, the general case below shortened: with the window
+      // empty nothing earlier can still wait, so this one is next in line
+      // (started by its arrival), and it is served before the next issue,
+      // so it is not kept.
+      ++next_id_;
+      Job j;
+      j.resource = static_cast<std::uint8_t>(r);
+      j.occupancy = in.occupancy;
+      j.arrive = in.arrive;
+      j.fifo = in.fifo;
+      j.completion = in.completion;
+      start = finish(j, in.fifo + in.occupancy);
+      return 0;
     }
     // Earlier instructions of r: overtaken or closed; the work they may
     // still have when this one arrives, and whether all have started.
@@ -260,7 +282,7 @@ class CollectorQueues {
           j.wait += in.occupancy;
           j.overtaken += in.occupancy;
         } else {
-          close(j, free, ready, tags, drain);
+          close(j, free, ready, tags);
         }
       }
       const std::uint64_t end = j.wait + j.occupancy;  // after j's arrival
@@ -293,13 +315,20 @@ class CollectorQueues {
     j.fifo = in.fifo;
     j.result = in.result;
     j.completion = in.completion;
+    if (all_started) {  // next in line: picked as it arrives, nothing overtakes it
+      // Closed now; its registers take their result from the caller.
+      j.open = false;
+      j.dst_count = 0;
+      start = finish(j, in.fifo + in.occupancy);
+      // Served before the next issue, whatever comes (gaps grow by at least
+      // issue_interval per issue): advance() would drop it before anything
+      // reads it.
+      if (j.wait + j.occupancy <= issue_interval_) --count_;
+      return 0;
+    }
     j.dst_count = ins.dst_count;
     for (std::size_t d = 0; d < ins.dst_count && d < kMaxDestinations; ++d) j.dst[d] = ins.dst[d];
     j.open = true;
-    if (all_started) {  // next in line: picked as it arrives, nothing overtakes it
-      start = close(j, in.fifo + in.occupancy, ready, tags, drain);
-      return 0;
-    }
     return tag_of(j);
   }
 
@@ -307,7 +336,7 @@ class CollectorQueues {
   // to issue) hold its result: its instruction closes, since no later one
   // can overtake it, and so do its other pending registers.
   void settle(std::uint16_t reg, const std::array<std::uint64_t, kMaxResources>& free,
-              std::uint64_t* ready, std::uint64_t* tags, std::uint64_t& drain) noexcept {
+              std::uint64_t* ready, std::uint64_t* tags) noexcept {
     const std::uint64_t tag = tags[reg];
     if (tag == 0) return;
     const std::size_t r = static_cast<std::size_t>((tag - 1) & 0xFF);
@@ -315,7 +344,7 @@ class CollectorQueues {
     if (((tag - 1) & kBacklogOnly) != 0) {  // value: result - hold end
       const auto epoch = static_cast<std::uint32_t>(id);
       if (epoch == epoch_) {
-        ready[reg] += free[r];
+        ready[reg] = (ready[reg] & ~kPendingBit) + free[r];
       } else {
         std::uint32_t age = epoch_ - epoch;
         if (age > kEpochMemory) age = kEpochMemory;
@@ -326,7 +355,7 @@ class CollectorQueues {
     }
     for (std::size_t i = 0; i < count_; ++i) {
       if (window_[i].id == id && window_[i].open) {
-        close(window_[i], free[r], ready, tags, drain);
+        close(window_[i], free[r], ready, tags);
         return;
       }
     }
@@ -337,15 +366,17 @@ class CollectorQueues {
   }
 
   // Everything issued so far completes (a draining barrier, the warp's end):
-  // every open instruction closes (close() extends `drain` with its
-  // completion from its start bound), `drain` covers the instructions past
-  // the window served last, and registers still pending settle at it.
-  void drain_all(const std::array<std::uint64_t, kMaxResources>& free, std::uint64_t* ready,
-                 std::uint64_t* tags, std::uint64_t& drain) noexcept {
-    if (units_ == 0) return;
+  // every open instruction closes (close() extends completions_ with its
+  // completion from its start bound); the drain returned covers `drain`,
+  // those completions and the instructions past the window served last, and
+  // registers still pending settle at it.
+  std::uint64_t drain_all(const std::array<std::uint64_t, kMaxResources>& free,
+                          std::uint64_t* ready, std::uint64_t* tags, std::uint64_t drain) noexcept {
+    if (units_ == 0) return drain;
     for (std::size_t i = 0; i < count_; ++i) {
-      if (window_[i].open) close(window_[i], free[window_[i].resource], ready, tags, drain);
+      if (window_[i].open) close(window_[i], free[window_[i].resource], ready, tags);
     }
+    if (completions_ > drain) drain = completions_;
     count_ = 0;
     closed_count_ = 0;  // everything starts before the drain
     for (std::size_t r = 0; r < kMaxResources; ++r) {
@@ -364,6 +395,7 @@ class CollectorQueues {
     backlog_total_ = 0;
     drains_[epoch_ % kEpochMemory] = drain;
     ++epoch_;
+    return drain;
   }
 
  private:
@@ -404,6 +436,7 @@ class CollectorQueues {
   // latest.
   void note_start(std::size_t r, std::uint64_t start) noexcept {
     const Closed c{start, static_cast<std::uint8_t>(r)};
+    if (closed_count_ == 0 || start > closed_latest_) closed_latest_ = start;
     if (closed_count_ == closed_starts_.size()) {
       // Not reached (see closed_starts_); kept safe by dropping the earliest.
       std::size_t earliest = 0;
@@ -436,14 +469,21 @@ class CollectorQueues {
     return min(min(j.arrive + j.wait, j.fifo + j.overtaken), free - j.occupancy);
   }
 
-  // No later instruction overtakes j any more: its pending registers get
-  // their result, `drain` its completion. Returns its start bound.
-  std::uint64_t close(Job& j, std::uint64_t free, std::uint64_t* ready, std::uint64_t* tags,
-                      std::uint64_t& drain) noexcept {
-    j.open = false;
+  // j's start bound, once no later instruction overtakes it; completions_
+  // takes its completion.
+  std::uint64_t finish(const Job& j, std::uint64_t free) noexcept {
     const std::uint64_t start = start_bound(j, free);
-    if (start + j.completion > drain) drain = start + j.completion;
+    if (start + j.completion > completions_) completions_ = start + j.completion;
     note_start(j.resource, start);
+    return start;
+  }
+
+  // No later instruction overtakes j any more: its pending registers get
+  // their result, completions_ its completion. Returns its start bound.
+  std::uint64_t close(Job& j, std::uint64_t free, std::uint64_t* ready,
+                      std::uint64_t* tags) noexcept {
+    j.open = false;
+    const std::uint64_t start = finish(j, free);
     const std::uint64_t mine = tag_of(j);
     for (std::size_t d = 0; d < j.dst_count; ++d) {
       if (tags[j.dst[d]] == mine) {
@@ -473,6 +513,7 @@ class CollectorQueues {
   };
   std::array<Closed, kMaxCollectorUnits + 2 * kQueueWindow + 16> closed_starts_{};
   std::size_t closed_count_ = 0;
+  std::uint64_t closed_latest_ = 0;  // no earlier than the latest of them
   std::array<std::uint64_t, kMaxResources> backlog_only_{};  // instructions past the window
   std::array<std::uint64_t, kMaxResources> least_{};  // least occupancy since the last drain
   std::uint32_t queued_mask_ = 0;    // resources with a queued instruction since then
@@ -481,6 +522,10 @@ class CollectorQueues {
   std::array<std::uint64_t, kMaxResources> backlog_after_{};  // the same, past the window
   std::array<bool, kMaxResources> overflowed_{};
   std::array<std::uint64_t, kEpochMemory> drains_{};
+  // The latest completion bound of the closed instructions, which the drain
+  // returned by drain_all() covers: kept here, not in the caller's drain,
+  // so that the address of that one does not escape its hot loop.
+  std::uint64_t completions_ = 0;
   std::array<std::uint64_t, kMaxCollectorUnits> transient_{};
 };
 

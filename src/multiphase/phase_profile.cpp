@@ -15,6 +15,8 @@ namespace {
 // terms) never wraps before the check.
 constexpr std::uint64_t kCycleLimit = std::uint64_t{1} << 62;
 
+constexpr std::uint64_t max_of(std::uint64_t a, std::uint64_t b) noexcept { return a > b ? a : b; }
+
 // Collects phases, merging a phase into the previous one of the same kind
 // (Alg. 1 grows the current phase while the warp stays busy or idle).
 class PhaseWriter {
@@ -110,21 +112,33 @@ template <bool collectors>
   std::uint64_t* gap_refs = pending_tag + register_count;
   for (std::size_t r = 0; r < register_count; ++r) ready[r] = pending_tag[r] = gap_refs[r] = 0;
 
-  // Per-unit constants in local arrays: the loop below reads them once per
-  // instruction.
+  // Per-unit constants and the pipeline's in locals: the loop below reads
+  // them once per instruction, and its stores through the arena's words
+  // could otherwise alias `hw` and force reloads.
   std::array<std::uint32_t, kMaxFunctionalUnits> init{};
   std::array<std::uint64_t, kMaxFunctionalUnits> span{};  // dispatch to result written
   std::array<std::uint8_t, kMaxFunctionalUnits> res{};
-  std::array<bool, kMaxFunctionalUnits> extra_delays_result{};
-  // Units without a queue make the warp wait for them before issuing.
-  std::array<bool, kMaxFunctionalUnits> issue_waits{};
+  // 1 when extra_cycles delays the result too (block_model.hpp).
+  std::array<std::uint8_t, kMaxFunctionalUnits> extra_delays_result{};
+  // 1 for units without a queue: the warp waits for them before issuing.
+  // Bytes, not masks: the stack of a firmware caller (docs/firmware-budget.md).
+  std::array<std::uint8_t, kMaxFunctionalUnits> issue_waits{};
   for (std::size_t u = 0; u < hw.unit_count; ++u) {
     init[u] = hw.units[u].initiation;
     span[u] = result_cycle(hw, hw.units[u], Instruction{}, 0);
     res[u] = static_cast<std::uint8_t>(unit_resource(hw, u));
-    extra_delays_result[u] = (hw.units[u].flags & kUnitExtraHoldsOnly) == 0;
-    issue_waits[u] = (hw.units[u].flags & kUnitQueuedDispatch) == 0;
+    extra_delays_result[u] = (hw.units[u].flags & kUnitExtraHoldsOnly) == 0 ? 1 : 0;
+    issue_waits[u] = (hw.units[u].flags & kUnitQueuedDispatch) == 0 ? 1 : 0;
   }
+  const std::uint64_t dispatch_delay = hw.dispatch_delay;
+  const std::uint64_t issue_interval = hw.issue_interval;
+  const std::uint64_t branch_delay = hw.branch_delay;
+  const std::uint64_t result_delay = hw.result_delay;
+  // With as few collector units as dispatch_delay, instructions passing
+  // through them can fill them: each then keeps other warps from issuing
+  // for dispatch_delay cycles (docs/multiphase.md, "Operand collectors").
+  const std::uint64_t issue_slots =
+      collectors && hw.collector_units <= hw.dispatch_delay ? hw.dispatch_delay : 1;
   std::array<std::uint64_t, kMaxResources> resource_free{};
 
   PhaseWriter writer(phases);
@@ -147,13 +161,14 @@ template <bool collectors>
   std::uint64_t gap_since_last = 0;  // least cycles from the last issue to this one
   std::uint32_t queued_mask = 0;
   for (std::size_t k = 0; k < hw.unit_count; ++k) {
-    if (!issue_waits[k]) queued_mask |= std::uint32_t{1} << res[k];
+    if (issue_waits[k] == 0) queued_mask |= std::uint32_t{1} << res[k];
   }
   // A pending register's result, once an instruction reads or writes it
-  // (collector_queue.hpp).
+  // (collector_queue.hpp). Its ready word has detail::kPendingBit set: the
+  // check needs no further load.
   auto settle = [&](std::uint16_t reg) noexcept {
-    if (collectors && pending_tag[reg] != 0) {
-      queues->settle(reg, resource_free, ready, pending_tag, drain);
+    if (collectors && ready[reg] >= detail::kPendingBit) {
+      queues->settle(reg, resource_free, ready, pending_tag);
     }
   };
 
@@ -163,6 +178,9 @@ template <bool collectors>
     const auto s32 = static_cast<std::uint32_t>(section);
     writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
     writer.add(PhaseKind::idle, busy_end, drain, s32, current);
+    // Every issue with collector units keeps the queued units' resources
+    // busy (docs/multiphase.md, "Operand collectors").
+    if (collectors && current.issues != 0) current.resource_mask |= queued_mask;
     current.length = drain - section_start + own_queued;
     own_queued = 0;
     if (section < max_sections) {
@@ -176,9 +194,13 @@ template <bool collectors>
     section_start = exec_start = busy_end = next_issue = drain;
   };
 
-  for (const Instruction& ins : instructions) {
+  const bool exit_issues = hw.exit_issues;
+  // Plain pointers: the span's iterator checks its bounds at every step.
+  const Instruction* const end = instructions.data() + instructions.size();
+  for (const Instruction* next = instructions.data(); next != end; ++next) {
+    const Instruction& ins = *next;
     ++consumed;
-    if (ins.kind == OpKind::exit && !hw.exit_issues) break;
+    if (ins.kind == OpKind::exit && !exit_issues) break;
     if (ins.kind == OpKind::barrier && !barriers_drain) {
       // Alone, the warp is the last to arrive: released barrier_delay cycles
       // after it is free to issue, its results still pending. It cannot end
@@ -191,7 +213,7 @@ template <bool collectors>
       // A warp is at the barrier once drained and free to issue again; the
       // block is released barrier_delay cycles after the last one got there:
       // the warp idles until then, inside the section it closes.
-      if (queues != nullptr) queues->drain_all(resource_free, ready, pending_tag, drain);
+      if (queues != nullptr) drain = queues->drain_all(resource_free, ready, pending_tag, drain);
       if (next_issue > drain) drain = next_issue;
       drain += hw.barrier_delay;
       close_section();
@@ -203,32 +225,34 @@ template <bool collectors>
     }
     const std::size_t u = ins.unit;
     const std::size_t r = res[u];
+    const bool queued = issue_waits[u] == 0;
     // Alg. 1: the issue cycle is the first one at which the scoreboard (and,
     // without a queue, the unit) allow it.
     std::uint64_t t = next_issue;
     // Without a queue the unit must be free at the dispatch
-    // (block_model.hpp: unit_allows_issue, inlined here: the hot loop).
-    if (issue_waits[u] && resource_free[r] > t + hw.dispatch_delay) {
-      t = resource_free[r] - hw.dispatch_delay;
-    }
+    // (block_model.hpp: unit_allows_issue).
+    const std::uint64_t unit_free =
+        (resource_free[r] > dispatch_delay ? resource_free[r] - dispatch_delay : 0) &
+        (std::uint64_t{0} - issue_waits[u]);
+    t = max_of(t, unit_free);
     for (std::size_t k = 0; k < ins.src_count; ++k) {
       const std::uint16_t reg = ins.src[k];
       if (reg >= register_count) return Status::invalid_argument;
       settle(reg);
-      if (ready[reg] > t) t = ready[reg];
+      t = max_of(t, ready[reg]);
     }
     for (std::size_t k = 0; k < ins.dst_count; ++k) {
       const std::uint16_t reg = ins.dst[k];
       if (reg >= register_count) return Status::invalid_argument;
       settle(reg);
-      if (ready[reg] > t) t = ready[reg];
+      t = max_of(t, ready[reg]);
     }
     // A free collector unit (collector_queue.hpp).
     if (collectors) t = queues->issue_after(t, resource_free);
     if (t >= kCycleLimit) return Status::overflow;
     // Execution: from the cycle the instruction could enter its unit to the
     // end of its hold; these starts grow with the issues.
-    const std::uint64_t ready_for_unit = t + hw.dispatch_delay;
+    const std::uint64_t ready_for_unit = t + dispatch_delay;
     if (ready_for_unit > busy_end) {
       // The warp had nothing at or in a unit in [busy_end, ready_for_unit):
       // it waited for a result (or for operands to be collected).
@@ -239,22 +263,22 @@ template <bool collectors>
     }
     // extra_cycles lengthens the hold, and the result unless the unit says
     // otherwise (block_model.hpp).
-    const std::uint64_t d = dispatch_cycle(hw, t, resource_free[r]);
+    const std::uint64_t d = max_of(ready_for_unit, resource_free[r]);  // dispatch_cycle
     const std::uint64_t held_until = d + init[u] + ins.extra_cycles;
-    const std::uint64_t written = d + span[u] + (extra_delays_result[u] ? ins.extra_cycles : 0);
-    if (held_until > busy_end) busy_end = held_until;
+    const std::uint64_t written = d + span[u] + (ins.extra_cycles & (std::uint64_t{0} - extra_delays_result[u]));
+    busy_end = max_of(busy_end, held_until);
     // Drains wait for completion (block_model.hpp: completion_cycle).
-    const std::uint64_t done = ins.kind == OpKind::store ? held_until + hw.result_delay
-                                                          : (written > held_until ? written : held_until);
-    if (done > drain) drain = done;
+    const std::uint64_t done =
+        ins.kind == OpKind::store ? held_until + result_delay : max_of(written, held_until);
+    drain = max_of(drain, done);
     // With collector units a queued instruction may be served after later
     // ones: its results stay pending until bounded (collector_queue.hpp).
     if (collectors) {
-      queues->advance(ins, gap_since_last, hw.dispatch_delay + span[u], gap_refs);
+      queues->advance(ins, gap_since_last, dispatch_delay + span[u], queued, gap_refs);
     }
     std::uint64_t tag = 0;
     std::uint64_t value = written;
-    if (collectors && !issue_waits[u]) {
+    if (collectors && queued) {
       detail::CollectorQueues::Arrival a;
       a.resource = r;
       a.arrive = ready_for_unit;
@@ -263,11 +287,13 @@ template <bool collectors>
       a.result = written - d;
       a.completion = done - d;
       std::uint64_t start = d;
-      tag = queues->arrive(a, ins, resource_free[r], ready, pending_tag, drain, start);
+      tag = queues->arrive(a, ins, resource_free[r], ready, pending_tag, start);
       // Pending on the order-free bound alone: kept as result - hold end,
       // or 0 when the result comes first (bank passes hold the unit
       // longer): the backlog end then bounds it.
-      value = tag != 0 ? (written > held_until ? written - held_until : 0) : start + a.result;
+      value = tag != 0 ? (written > held_until ? written - held_until : 0) | detail::kPendingBit
+                       : start + a.result;
+      own_queued += held_until - d;
     } else if (collectors) {
       queues->pass_through(ready_for_unit);
     }
@@ -276,21 +302,14 @@ template <bool collectors>
       ready[ins.dst[k]] = value;
       pending_tag[ins.dst[k]] = tag;
     }
-    next_issue = next_issue_cycle(hw, ins.kind, t);
+    next_issue = t + issue_interval + (ins.kind == OpKind::branch ? branch_delay : 0);
     gap_since_last = next_issue - t;
-    // With as few collector units as dispatch_delay, instructions passing
-    // through them can fill them: each then keeps other warps from issuing
-    // for dispatch_delay cycles (docs/multiphase.md, "Operand collectors").
-    current.issues += collectors && hw.collector_units <= hw.dispatch_delay ? hw.dispatch_delay : 1;
-    current.held[r] += blocking_cycles(hw.units[u], ins);
+    current.issues += issue_slots;
+    current.held[r] += std::uint64_t{init[u]} + ins.extra_cycles - issue_waits[u];  // blocking_cycles
     current.resource_mask |= std::uint32_t{1} << r;
-    if (collectors) {
-      current.resource_mask |= queued_mask;
-      if (!issue_waits[u]) own_queued += held_until - d;
-    }
     if (ins.kind == OpKind::exit) break;  // exit_issues: it ends the warp once drained
   }
-  if (queues != nullptr) queues->drain_all(resource_free, ready, pending_tag, drain);
+  if (queues != nullptr) drain = queues->drain_all(resource_free, ready, pending_tag, drain);
   close_section();
 
   result.total_cycles = drain;
