@@ -90,7 +90,6 @@ class CollectorQueues {
                             const std::array<std::uint64_t, kMaxResources>& free) noexcept {
     // Most issues: fewer instructions than units that could hold one at all
     // (closed_starts_ not yet trimmed to those later than t: more).
-    if (closed_latest_ <= t) closed_count_ = 0;  // every final start passed
     if (closed_count_ + count_ + backlog_total_ + transient_bound_ < units_) return t;
     return issue_after_counting(t, free);
   }
@@ -183,14 +182,11 @@ class CollectorQueues {
   // `refs` records relative to the writer's issue (gap_ref): every run
   // respects both, whatever its service order and memory costs. Then the
   // instruction's destinations get `result_after` (dispatch delay plus its
-  // unit's fixed span) as their own. They are read only for instructions
-  // kept that issued no later than their writer: with none kept, and this
-  // one not `queued` (so not kept either), the write is skipped.
+  // unit's fixed span) as their own.
   void advance(const Instruction& ins, std::uint64_t gap, std::uint64_t result_after,
-               bool queued, std::uint64_t* refs) noexcept {
+               std::uint64_t* refs) noexcept {
     const std::uint64_t now = ++issues_;
     if (count_ != 0) advance_tracked(ins, gap, refs, now);
-    if (count_ == 0 && !queued) return;
     for (std::size_t k = 0; k < ins.dst_count; ++k) refs[ins.dst[k]] = gap_ref(now, result_after);
   }
 
@@ -320,10 +316,6 @@ class CollectorQueues {
       j.open = false;
       j.dst_count = 0;
       start = finish(j, in.fifo + in.occupancy);
-      // Served before the next issue, whatever comes (gaps grow by at least
-      // issue_interval per issue): advance() would drop it before anything
-      // reads it.
-      if (j.wait + j.occupancy <= issue_interval_) --count_;
       return 0;
     }
     j.dst_count = ins.dst_count;
@@ -436,7 +428,6 @@ class CollectorQueues {
   // latest.
   void note_start(std::size_t r, std::uint64_t start) noexcept {
     const Closed c{start, static_cast<std::uint8_t>(r)};
-    if (closed_count_ == 0 || start > closed_latest_) closed_latest_ = start;
     if (closed_count_ == closed_starts_.size()) {
       // Not reached (see closed_starts_); kept safe by dropping the earliest.
       std::size_t earliest = 0;
@@ -513,7 +504,6 @@ class CollectorQueues {
   };
   std::array<Closed, kMaxCollectorUnits + 2 * kQueueWindow + 16> closed_starts_{};
   std::size_t closed_count_ = 0;
-  std::uint64_t closed_latest_ = 0;  // no earlier than the latest of them
   std::array<std::uint64_t, kMaxResources> backlog_only_{};  // instructions past the window
   std::array<std::uint64_t, kMaxResources> least_{};  // least occupancy since the last drain
   std::uint32_t queued_mask_ = 0;    // resources with a queued instruction since then

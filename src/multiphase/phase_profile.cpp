@@ -112,9 +112,9 @@ template <bool collectors>
   std::uint64_t* gap_refs = pending_tag + register_count;
   for (std::size_t r = 0; r < register_count; ++r) ready[r] = pending_tag[r] = gap_refs[r] = 0;
 
-  // Per-unit constants and the pipeline's in locals: the loop below reads
-  // them once per instruction, and its stores through the arena's words
-  // could otherwise alias `hw` and force reloads.
+  // Per-unit constants and the pipeline's delays in locals: the loop below
+  // reads them once per instruction (through `hw` and the helpers of
+  // block_model.hpp, whose rules it follows, it measured slower).
   std::array<std::uint32_t, kMaxFunctionalUnits> init{};
   std::array<std::uint64_t, kMaxFunctionalUnits> span{};  // dispatch to result written
   std::array<std::uint8_t, kMaxFunctionalUnits> res{};
@@ -265,7 +265,8 @@ template <bool collectors>
     // otherwise (block_model.hpp).
     const std::uint64_t d = max_of(ready_for_unit, resource_free[r]);  // dispatch_cycle
     const std::uint64_t held_until = d + init[u] + ins.extra_cycles;
-    const std::uint64_t written = d + span[u] + (ins.extra_cycles & (std::uint64_t{0} - extra_delays_result[u]));
+    const std::uint64_t written =
+        d + span[u] + (ins.extra_cycles & (std::uint64_t{0} - extra_delays_result[u]));
     busy_end = max_of(busy_end, held_until);
     // Drains wait for completion (block_model.hpp: completion_cycle).
     const std::uint64_t done =
@@ -274,7 +275,7 @@ template <bool collectors>
     // With collector units a queued instruction may be served after later
     // ones: its results stay pending until bounded (collector_queue.hpp).
     if (collectors) {
-      queues->advance(ins, gap_since_last, dispatch_delay + span[u], queued, gap_refs);
+      queues->advance(ins, gap_since_last, dispatch_delay + span[u], gap_refs);
     }
     std::uint64_t tag = 0;
     std::uint64_t value = written;
@@ -302,10 +303,12 @@ template <bool collectors>
       ready[ins.dst[k]] = value;
       pending_tag[ins.dst[k]] = tag;
     }
+    // block_model.hpp: next_issue_cycle.
     next_issue = t + issue_interval + (ins.kind == OpKind::branch ? branch_delay : 0);
     gap_since_last = next_issue - t;
     current.issues += issue_slots;
-    current.held[r] += std::uint64_t{init[u]} + ins.extra_cycles - issue_waits[u];  // blocking_cycles
+    // block_model.hpp: blocking_cycles.
+    current.held[r] += std::uint64_t{init[u]} + ins.extra_cycles - issue_waits[u];
     current.resource_mask |= std::uint32_t{1} << r;
     if (ins.kind == OpKind::exit) break;  // exit_issues: it ends the warp once drained
   }
