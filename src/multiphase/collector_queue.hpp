@@ -94,8 +94,9 @@ class CollectorQueues {
     return issue_after_counting(t, free);
   }
 
-  // issue_after() when the units may be full: counts the holders.
-  std::uint64_t issue_after_counting(
+  // issue_after() when the units may be full: counts the holders. Out of
+  // line, so that the caller's loop keeps its registers.
+  [[gnu::noinline]] std::uint64_t issue_after_counting(
       std::uint64_t t, const std::array<std::uint64_t, kMaxResources>& free) noexcept {
     for (;;) {
       if (closed_count_ != 0) {
@@ -180,14 +181,14 @@ class CollectorQueues {
   // issue, and an instruction issues no earlier than the earliest possible
   // result of each register it reads or writes (the scoreboard), which
   // `refs` records relative to the writer's issue (gap_ref): every run
-  // respects both, whatever its service order and memory costs. Then the
-  // instruction's destinations get `result_after` (dispatch delay plus its
-  // unit's fixed span) as their own.
-  void advance(const Instruction& ins, std::uint64_t gap, std::uint64_t result_after,
-               std::uint64_t* refs) noexcept {
+  // respects both, whatever its service order and memory costs. Returns the
+  // instruction's issue number: the caller then gives its destinations
+  // their gap_ref (dispatch delay plus its unit's fixed span).
+  std::uint64_t advance(const Instruction& ins, std::uint64_t gap,
+                        const std::uint64_t* refs) noexcept {
     const std::uint64_t now = ++issues_;
     if (count_ != 0) advance_tracked(ins, gap, refs, now);
-    for (std::size_t k = 0; k < ins.dst_count; ++k) refs[ins.dst[k]] = gap_ref(now, result_after);
+    return now;
   }
 
  private:
@@ -250,18 +251,25 @@ class CollectorQueues {
     if (count_ == 0 && !overflowed_[r] && in.occupancy <= issue_interval_) {
       // Most arrivals, the general case below shortened: with the window
       // empty nothing earlier can still wait, so this one is next in line
-      // (started by its arrival), and it is served before the next issue,
-      // so it is not kept.
-      ++next_id_;
-      Job j;
-      j.resource = static_cast<std::uint8_t>(r);
-      j.occupancy = in.occupancy;
-      j.arrive = in.arrive;
-      j.fifo = in.fifo;
-      j.completion = in.completion;
-      start = finish(j, in.fifo + in.occupancy);
+      // and starts as it arrives (its fifo dispatch is no earlier), and it
+      // is served before the next issue, so it is not kept. Its collector
+      // unit is then held until its arrival, as for an instruction passing
+      // through to a unit without a queue.
+      if (in.arrive + in.completion > completions_) completions_ = in.arrive + in.completion;
+      pass_through(in.arrive);
+      start = in.arrive;
       return 0;
     }
+    return arrive_kept(in, ins, free, ready, tags, start);
+  }
+
+ private:
+  // arrive() when the instruction may wait behind earlier ones or be
+  // overtaken; out of line, so that the caller's loop keeps its registers.
+  [[gnu::noinline]] std::uint64_t arrive_kept(const Arrival& in, const Instruction& ins,
+                                              std::uint64_t free, std::uint64_t* ready,
+                                              std::uint64_t* tags, std::uint64_t& start) noexcept {
+    const std::size_t r = in.resource;
     // Earlier instructions of r: overtaken or closed; the work they may
     // still have when this one arrives, and whether all have started.
     std::uint64_t remaining = 0;
@@ -324,6 +332,7 @@ class CollectorQueues {
     return tag_of(j);
   }
 
+ public:
   // Makes pending register `reg` (read or written by the instruction about
   // to issue) hold its result: its instruction closes, since no later one
   // can overtake it, and so do its other pending registers.

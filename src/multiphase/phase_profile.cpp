@@ -142,6 +142,9 @@ template <bool collectors>
   std::array<std::uint64_t, kMaxResources> resource_free{};
 
   PhaseWriter writer(phases);
+  // Phases counted, not stored: the loop counts them without branches.
+  const bool storing = !phases.empty();
+  std::size_t counted_phases = 0;
   const std::size_t max_sections = static_cast<std::size_t>(sections.size());
   std::size_t section = 0;
   bool sections_overflowed = false;
@@ -235,31 +238,58 @@ template <bool collectors>
         (resource_free[r] > dispatch_delay ? resource_free[r] - dispatch_delay : 0) &
         (std::uint64_t{0} - issue_waits[u]);
     t = max_of(t, unit_free);
+    // The latest ready word of the registers read or written; a pending one
+    // has detail::kPendingBit set, so it is the latest, and one check after
+    // the loops finds it.
+    std::uint64_t operands = 0;
     for (std::size_t k = 0; k < ins.src_count; ++k) {
       const std::uint16_t reg = ins.src[k];
       if (reg >= register_count) return Status::invalid_argument;
-      settle(reg);
-      t = max_of(t, ready[reg]);
+      operands = max_of(operands, ready[reg]);
     }
     for (std::size_t k = 0; k < ins.dst_count; ++k) {
       const std::uint16_t reg = ins.dst[k];
       if (reg >= register_count) return Status::invalid_argument;
-      settle(reg);
-      t = max_of(t, ready[reg]);
+      operands = max_of(operands, ready[reg]);
     }
+    if (collectors && operands >= detail::kPendingBit) {
+      operands = 0;
+      for (std::size_t k = 0; k < ins.src_count; ++k) {
+        settle(ins.src[k]);
+        operands = max_of(operands, ready[ins.src[k]]);
+      }
+      for (std::size_t k = 0; k < ins.dst_count; ++k) {
+        settle(ins.dst[k]);
+        operands = max_of(operands, ready[ins.dst[k]]);
+      }
+    }
+    t = max_of(t, operands);
     // A free collector unit (collector_queue.hpp).
     if (collectors) t = queues->issue_after(t, resource_free);
     if (t >= kCycleLimit) return Status::overflow;
     // Execution: from the cycle the instruction could enter its unit to the
     // end of its hold; these starts grow with the issues.
     const std::uint64_t ready_for_unit = t + dispatch_delay;
-    if (ready_for_unit > busy_end) {
-      // The warp had nothing at or in a unit in [busy_end, ready_for_unit):
-      // it waited for a result (or for operands to be collected).
-      const auto s32 = static_cast<std::uint32_t>(section);
-      writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
-      writer.add(PhaseKind::idle, busy_end, ready_for_unit, s32, current);
-      exec_start = ready_for_unit;
+    // The warp had nothing at or in a unit in [busy_end, ready_for_unit):
+    // it waited for a result (or for operands to be collected).
+    if (storing) {
+      if (ready_for_unit > busy_end) {
+        const auto s32 = static_cast<std::uint32_t>(section);
+        writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
+        writer.add(PhaseKind::idle, busy_end, ready_for_unit, s32, current);
+        exec_start = ready_for_unit;
+      }
+    } else {
+      // The same, counted without a branch (exec_start <= busy_end).
+      const bool waited = ready_for_unit > busy_end;
+      const std::uint64_t executed = waited ? busy_end - exec_start : 0;
+      const std::uint64_t idled = waited ? ready_for_unit - busy_end : 0;
+      current.execution += executed;
+      current.idle += idled;
+      const std::uint32_t added = (executed != 0 ? 1u : 0u) + (idled != 0 ? 1u : 0u);
+      current.phase_count += added;
+      counted_phases += added;
+      exec_start = waited ? ready_for_unit : exec_start;
     }
     // extra_cycles lengthens the hold, and the result unless the unit says
     // otherwise (block_model.hpp).
@@ -274,9 +304,12 @@ template <bool collectors>
     drain = max_of(drain, done);
     // With collector units a queued instruction may be served after later
     // ones: its results stay pending until bounded (collector_queue.hpp).
-    if (collectors) {
-      queues->advance(ins, gap_since_last, dispatch_delay + span[u], gap_refs);
-    }
+    // Its destinations' gap_ref: dispatch delay plus the unit's fixed span
+    // after this issue (collector_queue.hpp: advance).
+    const std::uint64_t ref =
+        collectors ? detail::gap_ref(queues->advance(ins, gap_since_last, gap_refs),
+                                     dispatch_delay + span[u])
+                   : 0;
     std::uint64_t tag = 0;
     std::uint64_t value = written;
     if (collectors && queued) {
@@ -302,6 +335,7 @@ template <bool collectors>
     for (std::size_t k = 0; k < ins.dst_count; ++k) {
       ready[ins.dst[k]] = value;
       pending_tag[ins.dst[k]] = tag;
+      if (collectors) gap_refs[ins.dst[k]] = ref;
     }
     // block_model.hpp: next_issue_cycle.
     next_issue = t + issue_interval + (ins.kind == OpKind::branch ? branch_delay : 0);
@@ -316,7 +350,7 @@ template <bool collectors>
   close_section();
 
   result.total_cycles = drain;
-  result.phase_count = writer.count();
+  result.phase_count = writer.count() + counted_phases;
   result.section_count = section;
   result.instructions = consumed;
   if (sections_overflowed || writer.overflowed()) return Status::buffer_too_small;
