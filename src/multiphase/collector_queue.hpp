@@ -69,7 +69,7 @@ class CollectorQueues {
                   std::uint64_t issue_interval) noexcept
       : units_(units),
         issue_interval_(issue_interval),
-        // Instructions for non-queued units that can still hold a collector
+        // Transient holders (pass_through) that can still hold a collector
         // unit at the next issue: those issued within dispatch_delay cycles
         // before it.
         transient_bound_((dispatch_delay + issue_interval - 1) / issue_interval) {}
@@ -165,10 +165,12 @@ class CollectorQueues {
     }
   }
 
-  // An instruction for a non-queued unit issued now holds a collector unit
-  // until its dispatch `until`; fewer than units_ others do (issue_after), so
-  // the oldest slot has expired. These `until` grow with the issues, so the
-  // oldest slot is the one written longest ago.
+  // An instruction issued now holds a collector unit until `until`, its
+  // issue plus dispatch_delay: its dispatch to a unit without a queue, or
+  // its start when a queued unit serves it as it arrives (arrive()). Fewer
+  // than units_ others hold one (issue_after), so the oldest slot has
+  // expired. These `until` grow with the issues, so the oldest slot is the
+  // one written longest ago.
   // With collector units (enabled()).
   void pass_through(std::uint64_t until) noexcept {
     transient_[oldest_transient_] = until;

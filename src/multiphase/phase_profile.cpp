@@ -47,6 +47,32 @@ class PhaseWriter {
     ++count_;
   }
 
+  // The warp waited before an issue when `ready` (the cycle the instruction
+  // could enter its unit) is past `busy_end`: the open execution phase
+  // [exec_start, busy_end) ends and [busy_end, ready) is idle. Returns the
+  // start of the open execution phase afterwards. Counted, not stored,
+  // without a branch: whether the warp waited depends on the cycle just
+  // computed, and a mispredicted branch there costs the loop's whole
+  // dependency chain (exec_start <= busy_end).
+  std::uint64_t wait(std::uint64_t exec_start, std::uint64_t busy_end, std::uint64_t ready,
+                     std::uint32_t section, SectionSummary& summary) noexcept {
+    if (!out_.empty()) {
+      if (ready <= busy_end) return exec_start;
+      add(PhaseKind::execution, exec_start, busy_end, section, summary);
+      add(PhaseKind::idle, busy_end, ready, section, summary);
+      return ready;
+    }
+    const bool waited = ready > busy_end;
+    const std::uint64_t executed = waited ? busy_end - exec_start : 0;
+    const std::uint64_t idled = waited ? ready - busy_end : 0;
+    summary.execution += executed;
+    summary.idle += idled;
+    const std::uint32_t added = (executed != 0 ? 1u : 0u) + (idled != 0 ? 1u : 0u);
+    summary.phase_count += added;
+    count_ += added;
+    return waited ? ready : exec_start;
+  }
+
   std::size_t count() const noexcept { return count_; }
   bool overflowed() const noexcept { return overflowed_; }
 
@@ -142,9 +168,6 @@ template <bool collectors>
   std::array<std::uint64_t, kMaxResources> resource_free{};
 
   PhaseWriter writer(phases);
-  // Phases counted, not stored: the loop counts them without branches.
-  const bool storing = !phases.empty();
-  std::size_t counted_phases = 0;
   const std::size_t max_sections = static_cast<std::size_t>(sections.size());
   std::size_t section = 0;
   bool sections_overflowed = false;
@@ -272,25 +295,8 @@ template <bool collectors>
     const std::uint64_t ready_for_unit = t + dispatch_delay;
     // The warp had nothing at or in a unit in [busy_end, ready_for_unit):
     // it waited for a result (or for operands to be collected).
-    if (storing) {
-      if (ready_for_unit > busy_end) {
-        const auto s32 = static_cast<std::uint32_t>(section);
-        writer.add(PhaseKind::execution, exec_start, busy_end, s32, current);
-        writer.add(PhaseKind::idle, busy_end, ready_for_unit, s32, current);
-        exec_start = ready_for_unit;
-      }
-    } else {
-      // The same, counted without a branch (exec_start <= busy_end).
-      const bool waited = ready_for_unit > busy_end;
-      const std::uint64_t executed = waited ? busy_end - exec_start : 0;
-      const std::uint64_t idled = waited ? ready_for_unit - busy_end : 0;
-      current.execution += executed;
-      current.idle += idled;
-      const std::uint32_t added = (executed != 0 ? 1u : 0u) + (idled != 0 ? 1u : 0u);
-      current.phase_count += added;
-      counted_phases += added;
-      exec_start = waited ? ready_for_unit : exec_start;
-    }
+    exec_start = writer.wait(exec_start, busy_end, ready_for_unit,
+                             static_cast<std::uint32_t>(section), current);
     // extra_cycles lengthens the hold, and the result unless the unit says
     // otherwise (block_model.hpp).
     const std::uint64_t d = max_of(ready_for_unit, resource_free[r]);  // dispatch_cycle
@@ -350,7 +356,7 @@ template <bool collectors>
   close_section();
 
   result.total_cycles = drain;
-  result.phase_count = writer.count() + counted_phases;
+  result.phase_count = writer.count();
   result.section_count = section;
   result.instructions = consumed;
   if (sections_overflowed || writer.overflowed()) return Status::buffer_too_small;
