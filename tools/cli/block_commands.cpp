@@ -197,14 +197,19 @@ int run_block_wcet(const BlockOptions& o) {
     j["safe"] = true;
     j["gub"] = bb.general_upper_bound;
     j["gub_safe"] = false;
-    j["lower_bound"] = bb.lower_bound;
+    // null where the longest warp alone bounds nothing from below.
+    const auto lower = [&](std::uint64_t v) {
+      return a.lower_bound_holds ? nlohmann::json(v) : nlohmann::json(nullptr);
+    };
+    j["lower_bound"] = lower(bb.lower_bound);
+    j["longest_warp_alone"] = bb.lower_bound;
     if (in.trace.observed_cycles) j["observed_cycles"] = *in.trace.observed_cycles;
     j["sections"] = nlohmann::json::array();
     for (std::size_t s = 0; s < a.section_bounds.size(); ++s) {
       j["sections"].push_back({{"index", s},
                                {"bound", a.section_bounds[s].safe_upper_bound},
                                {"gub", a.section_bounds[s].general_upper_bound},
-                               {"lower_bound", a.section_bounds[s].lower_bound}});
+                               {"lower_bound", lower(a.section_bounds[s].lower_bound)}});
     }
     j["warps"] = nlohmann::json::array();
     for (const WarpAnalysis& w : a.warps) {
@@ -234,8 +239,14 @@ int run_block_wcet(const BlockOptions& o) {
                              bb.safe_upper_bound);
     std::cout << fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
                              bb.general_upper_bound);
-    std::cout << fmt::format("lower bound         {} cycles  [longest warp alone{}]\n", bb.lower_bound,
-                             in.config.hw.collector_units != 0 ? "; with collector units, no lower bound" : "");
+    if (a.lower_bound_holds) {
+      std::cout << fmt::format("lower bound         {} cycles  [longest warp alone]\n", bb.lower_bound);
+    } else {
+      std::cout << fmt::format("longest warp alone  {} cycles  [no lower bound: {}]\n", bb.lower_bound,
+                               in.config.hw.collector_units != 0
+                                   ? "collector units may serve in another order"
+                                   : "warps may pass barriers before they drain");
+    }
     if (in.trace.observed_cycles) {
       std::cout << fmt::format("observed            {} cycles  [kernel_execution_time in the trace]\n",
                                *in.trace.observed_cycles);
@@ -245,7 +256,9 @@ int run_block_wcet(const BlockOptions& o) {
         std::cout << fmt::format("  section {:<4} bound {:>10}  GUB {:>10}  lower {:>10}\n", s,
                                  a.section_bounds[s].safe_upper_bound,
                                  a.section_bounds[s].general_upper_bound,
-                                 a.section_bounds[s].lower_bound);
+                                 a.lower_bound_holds
+                                     ? fmt::format("{}", a.section_bounds[s].lower_bound)
+                                     : std::string("-"));
       }
     }
   }

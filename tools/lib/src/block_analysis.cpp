@@ -1,6 +1,7 @@
 // Multi-phase analysis of traced blocks (block_analysis.hpp).
 #include "gpuwcet_tools/block_analysis.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -72,10 +73,15 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
     }
     b.section_bounds.push_back(sb);
   }
+  // Passing a barrier early can only help, so with several warps and
+  // barriers that do not drain the sections' lengths bound nothing below.
+  b.lower_bound_holds = hw.collector_units == 0 && (barriers_drain || sections == 1 || warps == 1);
   if (warps == 1) {
-    // One warp, one schedule: its time alone is exact. With draining
-    // barriers that is its profile's total (the sum of its sections);
-    // passing them takes a run through the barriers.
+    // One warp, one schedule: its time alone bounds it, exactly unless
+    // collector units let a queued unit serve in an order the profile does
+    // not fix (then it bounds every order). With draining barriers that is
+    // its profile's total (the sum of its sections); passing them takes a
+    // run through the barriers.
     std::uint64_t alone = b.warps.front().result.total_cycles;
     if (!barriers_drain) {
       std::vector<std::byte> arena(profile_arena_bytes(trace.register_count) + 1);
@@ -86,6 +92,14 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
       }
     }
     b.bound.safe_upper_bound = b.bound.general_upper_bound = b.bound.lower_bound = alone;
+    // A section lasts no longer than the block, so the block's bound caps
+    // each section's; the per-section profile bound can be looser (it
+    // carries the warp's own queued holds for blocks of several warps).
+    for (BlockBound& sb : b.section_bounds) {
+      sb.safe_upper_bound = std::min(sb.safe_upper_bound, alone);
+      sb.general_upper_bound = std::min(sb.general_upper_bound, alone);
+      sb.lower_bound = std::min(sb.lower_bound, sb.safe_upper_bound);
+    }
   }
   return b;
 }

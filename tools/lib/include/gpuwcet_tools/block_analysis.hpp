@@ -27,6 +27,11 @@ struct BlockAnalysis {
   std::vector<WarpAnalysis> warps;
   BlockBound bound;                     // whole block
   std::vector<BlockBound> section_bounds;  // per barrier section
+  // Whether bound.lower_bound (the longest warp alone) is a lower bound on
+  // every schedule. With collector units a warp's time alone bounds every
+  // service order of its queued units, so it is not (docs/multiphase.md,
+  // "Operand collectors").
+  bool lower_bound_holds = true;
 };
 
 // Profiles one warp alone. Throws ToolError when the core rejects it.
@@ -34,9 +39,10 @@ WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
                           std::size_t register_count);
 
 // Profiles every warp of the block and bounds it. A block of one warp has
-// one schedule: its bounds are then the warp's exact time alone
+// one schedule: its bounds are then the warp's time alone
 // (warp_alone_cycles; with `barriers_drain` false the warp passes barriers
-// with results pending, as on GPGPU-Sim). Throws ToolError when the block is
+// with results pending, as on GPGPU-Sim), exact without collector units, and
+// cap each section's bound. Throws ToolError when the block is
 // empty or its warps execute different numbers of barriers.
 BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trace,
                             std::size_t block_index, bool barriers_drain = true);

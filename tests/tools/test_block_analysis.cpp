@@ -1,0 +1,81 @@
+// What analyse_block reports besides the bound: section bounds consistent
+// with the block's, and a lower bound only where one holds.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gpuwcet_tools/block_analysis.hpp"
+#include "gpuwcet_tools/block_simulator.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+namespace {
+
+using gpuwcet::tools::analyse_block;
+using gpuwcet::tools::BlockAnalysis;
+using gpuwcet::tools::hardware_preset;
+using gpuwcet::tools::read_trace_text;
+using gpuwcet::tools::TraceFormat;
+
+// One warp, loads of several transactions around a barrier: with the
+// presets' collector units the warp's section lengths carry its own queued
+// holds once more (for blocks of several warps), so the first one's is
+// above the one-warp block's bound, which adds only a short second section.
+constexpr const char* kOneWarp =
+    "warp 0\n"
+    "load+31 r1 , r0\n"
+    "load+31 r2 , r0\n"
+    "fp_add r3 , r1 r2\n"
+    "barrier\n"
+    "fp_add r4 , r3 r3\n"
+    "exit\n";
+
+std::vector<std::vector<gpuwcet::Instruction>> codes(const gpuwcet::tools::TraceFile& t) {
+  std::vector<std::vector<gpuwcet::Instruction>> w;
+  for (const auto& warp : t.blocks[0].warps) w.push_back(warp.code);
+  return w;
+}
+
+TEST(BlockAnalysis, OneWarpSectionBoundsNeverExceedTheBlockBound) {
+  for (const std::string preset : {"orin-sm", "rtx3070"}) {
+    const auto hw = hardware_preset(preset, 200);
+    const auto t = read_trace_text("one.trace", kOneWarp, TraceFormat::native, hw);
+    for (const bool drain : {true, false}) {
+      const BlockAnalysis a = analyse_block(hw.hw, t, 0, drain);
+      ASSERT_EQ(a.section_bounds.size(), 2u);
+      for (const auto& s : a.section_bounds) {
+        EXPECT_LE(s.safe_upper_bound, a.bound.safe_upper_bound) << preset;
+        EXPECT_LE(s.general_upper_bound, a.bound.safe_upper_bound) << preset;
+        EXPECT_LE(s.lower_bound, s.safe_upper_bound) << preset;
+      }
+      // Still safe: the simulator's one schedule is within the block bound.
+      gpuwcet::tools::BlockSimulationOptions so;
+      so.barriers_drain = drain;
+      so.record_trace = false;
+      EXPECT_LE(gpuwcet::tools::simulate_block(hw.hw, codes(t), t.register_count, so).cycles,
+                a.bound.safe_upper_bound)
+          << preset;
+    }
+  }
+}
+
+// With collector units a warp's time alone bounds every service order of
+// its loads, so it bounds nothing from below: here the simulator's
+// round-robin pick takes fewer cycles than the longest warp alone.
+TEST(BlockAnalysis, NoLowerBoundWithCollectorUnits) {
+  auto hw = hardware_preset("orin-sm", 200);
+  const auto t = read_trace_text("one.trace", kOneWarp, TraceFormat::native, hw);
+  ASSERT_NE(hw.hw.collector_units, 0u);
+  const BlockAnalysis with_units = analyse_block(hw.hw, t, 0, true);
+  EXPECT_FALSE(with_units.lower_bound_holds);
+
+  hw.hw.collector_units = 0;
+  const BlockAnalysis without = analyse_block(hw.hw, t, 0, true);
+  EXPECT_TRUE(without.lower_bound_holds);
+  gpuwcet::tools::BlockSimulationOptions so;
+  so.record_trace = false;
+  EXPECT_EQ(gpuwcet::tools::simulate_block(hw.hw, codes(t), t.register_count, so).cycles,
+            without.bound.lower_bound);
+}
+
+}  // namespace
