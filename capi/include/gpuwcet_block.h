@@ -159,7 +159,7 @@ typedef struct gpuwcet_profile_info {
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_info_init(gpuwcet_profile_info* info);
 
 /* Arena bytes gpuwcet_profile_warp needs for register ids < register_count:
- * 24 per register plus about 5.7 KiB for the collector units' state (kept out
+ * 24 per register plus about 27 KiB for the collector units' state (kept out
  * of the stack; needed only when hw->collector_units is not 0, but always
  * counted). Returns GPUWCET_INVALID_ARGUMENT for a NULL bytes, GPUWCET_OVERFLOW when
  * the size does not fit in size_t. */

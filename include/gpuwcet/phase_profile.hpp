@@ -58,9 +58,17 @@ struct ProfileResult {
   std::size_t instructions = 0;    // instructions consumed (up to and including exit)
 };
 
+// With collector units, the queued instructions the analysis follows one by
+// one at once (docs/multiphase.md, "Operand collectors"); beyond that their
+// resource falls back on the order-free bound alone until the next drain.
+// Load-heavy loops keep many queued instructions whose wait may still matter
+// (an unrolled loop of 32 loads: a real trace's bound is 2.1x smaller with
+// 128 than with 16), at the price of arena bytes and time per issue.
+inline constexpr std::size_t kCollectorQueueWindow = 128;
+
 // Arena bytes profile_warp needs for register ids below `register_count`
 // (any alignment accepted): three words per register, and the state of the
-// collector units (HardwareDescription::collector_units), about 5.7 KiB, kept
+// collector units (HardwareDescription::collector_units), about 27 KiB, kept
 // out of the stack. 0 when the count is too large to size.
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
 

@@ -32,13 +32,14 @@
 #include <cstdint>
 
 #include "gpuwcet/block_model.hpp"
+#include "gpuwcet/phase_profile.hpp"
 
 namespace gpuwcet::detail {
 
 // Queued instructions whose wait may still matter. More at once on one
 // resource: that resource falls back on the order-free bound alone until the
 // next drain.
-inline constexpr std::size_t kQueueWindow = 16;
+inline constexpr std::size_t kQueueWindow = kCollectorQueueWindow;
 // Registers left pending at a drain (a draining barrier) settle at that
 // drain; the last kEpochMemory drains are kept, an older one is bounded by
 // the oldest kept (drains only grow).

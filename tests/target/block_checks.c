@@ -7,7 +7,7 @@
 #include "gpuwcet.h"
 #include "target_check.h"
 
-static unsigned char g_profile_arena[8192];
+static unsigned char g_profile_arena[32768];
 
 static gpuwcet_instruction op(uint16_t unit, uint16_t dst, int src) {
   gpuwcet_instruction i;

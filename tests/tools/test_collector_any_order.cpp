@@ -322,9 +322,10 @@ TEST(CollectorAnyOrder, DependencyChainsInEveryOrder) {
   }
 }
 
-// Past the tracked window (kQueueWindow) an instruction is bounded by the
-// backlog alone, and the drain must allow for it being served last: here a
-// global load whose result nobody reads, behind 16-24 shared loads with
+// Past the tracked window (kCollectorQueueWindow) an instruction is bounded
+// by the backlog alone, and the drain must allow for it being served last:
+// here a global load whose result nobody reads, behind a window's worth of
+// shared loads (and up to 8 more) with
 // long bank conflicts. Served longest first, it goes last and completes a
 // memory latency after the backlog end, beyond every shared load's
 // completion in issue order.
@@ -334,7 +335,8 @@ TEST(CollectorAnyOrder, UnreadLoadPastTheWindowServedLast) {
     hw.collector_units = kMaxCollectorUnits;
     const int mem = unit_of(hw, "mem");
     const int shared = unit_of(hw, "mem_shared");
-    for (std::size_t before = 16; before <= 24; before += 4) {
+    for (std::size_t before = kCollectorQueueWindow; before <= kCollectorQueueWindow + 8;
+         before += 4) {
       for (std::size_t after = 0; after <= 4; after += 2) {
         Code code;
         auto add = [&](int unit, int extra) {

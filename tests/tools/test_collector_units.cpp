@@ -79,7 +79,7 @@ TEST(CollectorUnits, OneWarpNeverExceedsItsBound) {
 }
 
 // More instructions waiting at once than the analysis tracks one by one
-// (collector_queue.hpp, kQueueWindow): the later ones fall back on the
+// (kCollectorQueueWindow): the later ones fall back on the
 // backlog bound alone, still above every order the simulator takes.
 TEST(CollectorUnits, ManyLoadsInFlightStayBounded) {
   std::mt19937_64 rng(10);
@@ -92,8 +92,9 @@ TEST(CollectorUnits, ManyLoadsInFlightStayBounded) {
     const int shared = find_unit(hw, "mem_shared");
     ASSERT_GE(mem, 0);
     ASSERT_GE(shared, 0);
-    // 20-40 loads into distinct registers, then one reader of each.
-    const std::size_t loads = 20 + rng() % 21;
+    // A window's worth of loads, up to 20 fewer or more, into distinct
+    // registers, then as many readers.
+    const std::size_t loads = kCollectorQueueWindow - 20 + rng() % 41;
     std::vector<Instruction> code;
     for (std::size_t k = 0; k < loads; ++k) {
       Instruction i;
@@ -110,10 +111,10 @@ TEST(CollectorUnits, ManyLoadsInFlightStayBounded) {
       i.src_count = 1;
       i.src[0] = static_cast<std::uint16_t>(rng() % loads);
       i.dst_count = 1;
-      i.dst[0] = static_cast<std::uint16_t>(40 + k % 8);
+      i.dst[0] = static_cast<std::uint16_t>(loads + k % 8);
       code.push_back(i);
     }
-    constexpr std::size_t kRegs = 48;
+    const std::size_t kRegs = loads + 8;
     const std::uint64_t bound = testing::warp_alone(hw, code, kRegs, false);
     BlockSimulationOptions so;
     so.record_trace = false;

@@ -90,9 +90,9 @@ TEST(RealTraces, SingleWarpBoundAgainstGpgpuSim) {
   const double mean_known = 100 * sum_addresses_known / static_cast<double>(known);
   RecordProperty("mean_overestimation_percent", static_cast<int>(mean));
   RecordProperty("mean_overestimation_without_bfs_percent", static_cast<int>(mean_known));
-  // docs/multiphase.md: 14.7 % over all 16, 6.4 % without bfs.
-  EXPECT_LT(mean, 15.2);
-  EXPECT_LT(mean_known, 6.9);
+  // docs/multiphase.md: 14.0 % over all 16, 6.0 % without bfs.
+  EXPECT_LT(mean, 14.5);
+  EXPECT_LT(mean_known, 6.5);
 }
 
 TEST(RealTraces, AccelSimBlocksNeverExceedTheirBound) {
@@ -128,6 +128,43 @@ TEST(RealTraces, AccelSimBlocksNeverExceedTheirBound) {
       }
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// forward_kernel of the Accel-Sim data set (an H100 trace): one warp, an
+// unrolled loop of 32 loads, half of them 32 transactions, each pair read by
+// an FFMA a few loads later. Every service order of the load/store unit the
+// simulator can take stays within the bound, and the bound stays within
+// 1.3x the slowest of them: with 16 queued instructions followed one by one
+// instead of kCollectorQueueWindow it was 19977 cycles, 2.6x (docs/multiphase.md,
+// "Operand collectors").
+TEST(RealTraces, UnrolledLoadLoopWithinItsSlowestServiceOrder) {
+  const fs::path f = kData / "accelsim-traces" / "dataset-debug-kernel1.traceg";
+  if (!fs::exists(f)) GTEST_SKIP() << "no " << f;
+  const HardwareConfig hw = hardware_preset("orin-sm", 200);
+  const TraceFile t = read_trace(f.string(), TraceFormat::accelsim, hw);
+  ASSERT_EQ(t.blocks.size(), 1u);
+  const BlockAnalysis a = analyse_block(hw.hw, t, 0, hw.barriers_drain);
+  std::vector<std::vector<Instruction>> warps;
+  for (const WarpTrace& w : t.blocks[0].warps) warps.push_back(w.code);
+  std::uint64_t slowest = 0;
+  for (const CollectorPick p : {CollectorPick::round_robin, CollectorPick::random,
+                                CollectorPick::oldest, CollectorPick::newest,
+                                CollectorPick::longest, CollectorPick::shortest}) {
+    BlockSimulationOptions so;
+    so.collector_pick = p;
+    so.record_trace = false;
+    so.barriers_drain = hw.barriers_drain;
+    const std::uint64_t c = simulate_block(hw.hw, warps, t.register_count, so).cycles;
+    EXPECT_LE(c, a.bound.safe_upper_bound) << static_cast<int>(p);
+    slowest = std::max(slowest, c);
+  }
+  RecordProperty("bound", static_cast<int>(a.bound.safe_upper_bound));
+  RecordProperty("slowest_order", static_cast<int>(slowest));
+  EXPECT_LE(10 * a.bound.safe_upper_bound, 13 * slowest);
 }
 
 }  // namespace
