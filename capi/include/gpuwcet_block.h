@@ -29,6 +29,8 @@ extern "C" {
 #define GPUWCET_UNIT_NAME_SIZE 16
 #define GPUWCET_MAX_DESTINATIONS 4
 #define GPUWCET_MAX_SOURCES 6
+/* Register ids are 16-bit: register_count is at most 65536. */
+#define GPUWCET_MAX_REGISTER_COUNT 65536u
 /* gpuwcet_functional_unit.resource: a pipeline resource of its own. */
 #define GPUWCET_OWN_RESOURCE 0xFFFFu
 
@@ -161,8 +163,8 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_info_init(gpuwcet_profile_in
 /* Arena bytes gpuwcet_profile_warp needs for register ids < register_count:
  * 24 per register plus about 5.7 KiB for the collector units' state (kept out
  * of the stack; needed only when hw->collector_units is not 0, but always
- * counted). Returns GPUWCET_INVALID_ARGUMENT for a NULL bytes, GPUWCET_OVERFLOW when
- * the size does not fit in size_t. */
+ * counted). Returns GPUWCET_INVALID_ARGUMENT for a NULL bytes or a
+ * register_count above GPUWCET_MAX_REGISTER_COUNT. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_count,
                                                                 size_t* bytes);
 
@@ -176,7 +178,8 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_
  * instruction names an unknown unit, GPUWCET_INVALID_ARGUMENT for NULL hw,
  * arena, sections or info, NULL instructions with count > 0, a bad
  * struct_size, an invalid unit table (initiation 0, resource out of range,
- * unit_count 0 or too large), a register id >= register_count or operand
+ * unit_count 0 or too large), register_count above
+ * GPUWCET_MAX_REGISTER_COUNT, a register id >= register_count or operand
  * counts above the maxima, GPUWCET_OVERFLOW when a cycle count leaves 2^62. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_warp(
     const gpuwcet_hardware_desc* hw, const gpuwcet_instruction* instructions, size_t count,

@@ -137,6 +137,31 @@ TEST(PhaseProfile, RejectsBadInput) {
   EXPECT_EQ(r.section_count, 2u);
 }
 
+// Register ids are 16-bit: a larger count is refused before any arena size
+// is computed from it (24 * 2^61 bytes wraps to 0 in 64 bits, which once let
+// a 64-byte arena pass and the register words overrun it).
+TEST(PhaseProfile, RegisterCountIsLimitedToSixteenBitIds) {
+  const auto hw = example3_hw();
+  const std::vector<Instruction> code{op(0, {1}, {1})};
+  EXPECT_NE(profile_arena_bytes(kMaxRegisterCount), 0u);
+  EXPECT_EQ(profile_arena_bytes(kMaxRegisterCount + 1), 0u);
+  std::vector<std::byte> arena(profile_arena_bytes(kMaxRegisterCount));
+  std::array<SectionSummary, 1> sections{};
+  ProfileResult r;
+  std::uint64_t cycles = 0;
+  EXPECT_EQ(profile_warp(hw, code, kMaxRegisterCount, arena, {}, sections, r), Status::ok);
+  const std::size_t wrapping = std::size_t{1} << (8 * sizeof(std::size_t) - 3);
+  for (const std::size_t count : {kMaxRegisterCount + 1, wrapping, ~std::size_t{0}}) {
+    std::array<std::byte, 64> small{};
+    EXPECT_EQ(profile_warp(hw, code, count, small, {}, sections, r), Status::invalid_argument)
+        << count;
+    EXPECT_EQ(warp_alone_cycles(hw, code, count, small, true, cycles), Status::invalid_argument)
+        << count;
+  }
+  EXPECT_EQ(profile_warp(hw, code, kMaxRegisterCount + 1, arena, {}, sections, r),
+            Status::invalid_argument);
+}
+
 TEST(PhaseProfile, SharedResourceSerialisesUnits) {
   HardwareDescription hw;
   hw.unit_count = 2;
