@@ -171,12 +171,15 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_
 /* Algorithm 1: phases and section summaries of one warp running
  * instructions[0..count) alone, in linear time. `phases` may be NULL (with
  * phase_capacity 0): phases are then only counted. `sections` must hold at
- * least barriers + 1 entries. `info` receives the counts even when a buffer
- * is too small.
+ * least barriers + 1 entries. `info` receives the counts even when the
+ * phases or sections are too few; `sections` may be NULL with
+ * section_capacity 0 to learn them (a sizing call: it returns
+ * GPUWCET_BUFFER_TOO_SMALL with info filled).
  * Returns GPUWCET_BUFFER_TOO_SMALL for a small arena (nothing written) or too
  * few phases or sections (the others filled), GPUWCET_NOT_FOUND when an
  * instruction names an unknown unit, GPUWCET_INVALID_ARGUMENT for NULL hw,
- * arena, sections or info, NULL instructions with count > 0, a bad
+ * arena or info, NULL sections with section_capacity > 0, NULL
+ * instructions with count > 0, a bad
  * struct_size, an invalid unit table (initiation 0, resource out of range,
  * unit_count 0 or too large), register_count above
  * GPUWCET_MAX_REGISTER_COUNT, a register id >= register_count or operand

@@ -191,8 +191,9 @@ gpuwcet_status gpuwcet_profile_warp(const gpuwcet_hardware_desc* hw,
                                     gpuwcet_phase* phases, size_t phase_capacity,
                                     gpuwcet_section_summary* sections, size_t section_capacity,
                                     gpuwcet_profile_info* info) {
-  if ((instructions == nullptr && count != 0) || arena == nullptr || sections == nullptr ||
-      info == nullptr || (phases == nullptr && phase_capacity != 0) ||
+  if ((instructions == nullptr && count != 0) || arena == nullptr ||
+      (sections == nullptr && section_capacity != 0) || info == nullptr ||
+      (phases == nullptr && phase_capacity != 0) ||
       !gpuwcet::capi::struct_size_ok(info->struct_size, sizeof(gpuwcet_profile_info))) {
     return GPUWCET_INVALID_ARGUMENT;
   }

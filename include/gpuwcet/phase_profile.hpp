@@ -75,6 +75,8 @@ std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
 //   buffer_too_small after filling everything else.
 // - `sections` receives one summary per barrier section; too few entries
 //   give buffer_too_small (result.section_count says how many are needed).
+//   Empty `sections` is a sizing call: everything is counted, nothing is
+//   stored, and the call returns buffer_too_small with `result` filled.
 // Returns invalid_argument for an invalid `hw` (validate()), not_found when
 // an instruction names a unit >= hw.unit_count, invalid_argument for
 // register_count > kMaxRegisterCount, a register id >= register_count or a

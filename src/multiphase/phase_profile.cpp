@@ -390,8 +390,12 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
                     ProfileResult& result) noexcept {
   if (const Status st = validate(hw); st != Status::ok) return st;
   if (register_count > kMaxRegisterCount) return Status::invalid_argument;
-  if (sections.empty()) return Status::buffer_too_small;
-  return run_warp(hw, instructions, register_count, arena, true, phases, sections, result);
+  const Status st =
+      run_warp(hw, instructions, register_count, arena, true, phases, sections, result);
+  // No sections: a sizing call. The run counted them (run_warp_with stores
+  // nothing into an empty span); the caller learns how many it needs.
+  if (sections.empty() && st == Status::ok) return Status::buffer_too_small;
+  return st;
 }
 
 Status warp_alone_cycles(const HardwareDescription& hw, gsl::span<const Instruction> instructions,

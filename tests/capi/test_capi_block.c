@@ -81,8 +81,43 @@ static void test_register_count_limit(void) {
                              1, &info) == GPUWCET_BUFFER_TOO_SMALL);
 }
 
+/* section_capacity 0 (sections may then be NULL) is a sizing call: the
+ * counts come back with GPUWCET_BUFFER_TOO_SMALL. */
+static void test_sizing_call(void) {
+  static unsigned char arena[8192];
+  const gpuwcet_hardware_desc hw = one_unit();
+  gpuwcet_instruction code[3];
+  gpuwcet_section_summary sections[2];
+  gpuwcet_profile_info sized;
+  gpuwcet_profile_info full;
+  size_t bytes = 0;
+  code[0] = reads_and_writes(1);
+  memset(&code[1], 0, sizeof code[1]);
+  code[1].kind = GPUWCET_OP_BARRIER;
+  code[2] = reads_and_writes(1);
+  CHECK(gpuwcet_profile_arena_bytes(4, &bytes) == GPUWCET_OK && bytes <= sizeof arena);
+  CHECK(gpuwcet_profile_info_init(&sized) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_info_init(&full) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_warp(&hw, code, 3, 4, arena, sizeof arena, NULL, 0, sections, 0,
+                             &sized) == GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(sized.section_count == 2);
+  CHECK(gpuwcet_profile_warp(&hw, code, 3, 4, arena, sizeof arena, NULL, 0, NULL, 0, &sized) ==
+        GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(sized.section_count == 2);
+  CHECK(gpuwcet_profile_warp(&hw, code, 3, 4, arena, sizeof arena, NULL, 0, sections, 1,
+                             &sized) == GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(sized.section_count == 2);
+  CHECK(gpuwcet_profile_warp(&hw, code, 3, 4, arena, sizeof arena, NULL, 0, sections, 2, &full) ==
+        GPUWCET_OK);
+  CHECK(full.section_count == 2 && full.phase_count == sized.phase_count &&
+        full.total_cycles == sized.total_cycles && full.total_cycles > 0);
+  CHECK(gpuwcet_profile_warp(&hw, code, 3, 4, arena, sizeof arena, NULL, 0, NULL, 1, &sized) ==
+        GPUWCET_INVALID_ARGUMENT);
+}
+
 int main(void) {
   test_register_count_limit();
+  test_sizing_call();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

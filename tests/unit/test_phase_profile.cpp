@@ -117,6 +117,25 @@ TEST(PhaseProfile, CountsPhasesWithoutStorage) {
   EXPECT_EQ(sections[0].length, 14u);
 }
 
+// Without a section buffer the call still runs, to tell the caller how many
+// sections and phases to provide.
+TEST(PhaseProfile, SizingCallCountsSectionsAndPhases) {
+  std::vector<Instruction> code = example3_code();
+  code.insert(code.begin() + 1, kind_only(OpKind::barrier));
+  std::vector<std::byte> arena(profile_arena_bytes(16));
+  ProfileResult r;
+  EXPECT_EQ(profile_warp(example3_hw(), code, 16, arena, {}, {}, r), Status::buffer_too_small);
+  EXPECT_EQ(r.section_count, 2u);
+  const Profiled full = profile(example3_hw(), code);
+  ASSERT_EQ(full.status, Status::ok);
+  EXPECT_EQ(r.phase_count, full.result.phase_count);
+  EXPECT_EQ(r.total_cycles, full.result.total_cycles);
+  EXPECT_EQ(r.instructions, full.result.instructions);
+  // Bad input is still reported as such.
+  code = {kind_only(OpKind::barrier), op(7, {0}, {})};
+  EXPECT_EQ(profile_warp(example3_hw(), code, 16, arena, {}, {}, r), Status::not_found);
+}
+
 TEST(PhaseProfile, RejectsBadInput) {
   const auto hw = example3_hw();
   ProfileResult r;
