@@ -115,9 +115,34 @@ static void test_sizing_call(void) {
         GPUWCET_INVALID_ARGUMENT);
 }
 
+/* Summaries that profiling cannot produce are refused, not bounded low. */
+static void test_inconsistent_summaries(void) {
+  static unsigned char arena[8192];
+  const gpuwcet_hardware_desc hw = one_unit();
+  const gpuwcet_instruction code = reads_and_writes(1);
+  gpuwcet_section_summary sections[2];
+  gpuwcet_profile_info info;
+  gpuwcet_block_bound b;
+  CHECK(gpuwcet_profile_info_init(&info) == GPUWCET_OK);
+  CHECK(gpuwcet_block_bound_init(&b) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_warp(&hw, &code, 1, 4, arena, sizeof arena, NULL, 0, sections, 1,
+                             &info) == GPUWCET_OK);
+  sections[1] = sections[0];
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 2, 1, &b) == GPUWCET_OK);
+  /* Held cycles on resource 3, which the mask says the warp never uses. */
+  CHECK((sections[1].resource_mask & (1u << 3)) == 0);
+  sections[1].held[3] = 1000;
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 2, 1, &b) == GPUWCET_MALFORMED_DATA);
+  sections[1] = sections[0];
+  /* A length shorter than the warp's own phases. */
+  sections[0].length = sections[0].execution + sections[0].idle - 1;
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 2, 1, &b) == GPUWCET_MALFORMED_DATA);
+}
+
 int main(void) {
   test_register_count_limit();
   test_sizing_call();
+  test_inconsistent_summaries();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

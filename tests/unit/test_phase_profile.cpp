@@ -236,5 +236,27 @@ TEST(BlockBound, GeneralUpperBoundAddsOthersExecution) {
   EXPECT_EQ(block_bound(s, 3, 1, b), Status::overflow);
 }
 
+// Held cycles outside the resource mask were dropped from the other warps'
+// sums, and a length below the phases cut the warp's own term: both gave a
+// smaller bound than the summaries imply, so both are refused.
+TEST(BlockBound, RejectsSummariesProfilingCannotMake) {
+  const Profiled p = profile(example3_hw(), example3_code());
+  std::vector<SectionSummary> s(2, p.sections[0]);
+  BlockBound b;
+  ASSERT_EQ(block_bound(s, 2, 1, b), Status::ok);
+  const BlockBound good = b;
+  s[1].held[7] = 100;  // resource 7 is not in the mask
+  EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
+  s[1].resource_mask |= 1u << 7;
+  ASSERT_EQ(block_bound(s, 2, 1, b), Status::ok);
+  EXPECT_GE(b.safe_upper_bound, good.safe_upper_bound);
+  s = std::vector<SectionSummary>(2, p.sections[0]);
+  s[0].length = s[0].execution + s[0].idle - 1;
+  EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
+  s[0].execution = ~std::uint64_t{0};
+  EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
+  EXPECT_EQ(b.safe_upper_bound, good.safe_upper_bound);  // untouched on failure
+}
+
 }  // namespace
 }  // namespace gpuwcet
