@@ -95,9 +95,15 @@ struct SearchResult {
                                            gsl::span<std::uint32_t> schedule = {}) noexcept;
 
 // Safe upper bound on the remaining makespan from a state: counts[k] warps at
-// position k < length, the rest finished (docs/makespan-search.md: the
-// smaller of bounds B1 and B2).
-[[nodiscard]] std::uint64_t state_upper_bound(const MakespanInstance& instance,
-                                              gsl::span<const std::uint16_t> counts) noexcept;
+// position k < length, the rest of the instance's warps finished
+// (docs/makespan-search.md: the smaller of bounds B1 and B2). 0 for a state
+// with every warp finished.
+// Returns ok with `bound` set, the failures of makespan_search_arena_bytes
+// for the instance, or invalid_argument when counts does not hold exactly
+// one entry per transformed position or counts more warps than the
+// instance has; `bound` is then untouched.
+[[nodiscard]] Status state_upper_bound(const MakespanInstance& instance,
+                                       gsl::span<const std::uint16_t> counts,
+                                       std::uint64_t& bound) noexcept;
 
 }  // namespace gpuwcet

@@ -264,11 +264,17 @@ std::uint64_t run_policy(const Tables& t, bool most_advanced, Count* s, Count* t
 
 }  // namespace
 
-std::uint64_t state_upper_bound(const MakespanInstance& instance,
-                                gsl::span<const std::uint16_t> counts) noexcept {
+Status state_upper_bound(const MakespanInstance& instance, gsl::span<const std::uint16_t> counts,
+                         std::uint64_t& bound) noexcept {
   Tables t;
-  if (search_detail::build_tables(instance, t) != Status::ok || counts.size() < t.length) return 0;
-  return search_detail::upper_bound(t, counts.data());
+  const Status st = search_detail::build_tables(instance, t);
+  if (st != Status::ok) return st;
+  if (static_cast<std::size_t>(counts.size()) != t.length) return Status::invalid_argument;
+  std::uint64_t warps = 0;  // at most 64 counts of 16 bits: no overflow
+  for (const std::uint16_t c : counts) warps += c;
+  if (warps > t.warps) return Status::invalid_argument;
+  bound = search_detail::upper_bound(t, counts.data());
+  return Status::ok;
 }
 
 Status makespan_search_arena_bytes(const MakespanInstance& instance, const SearchOptions& options,

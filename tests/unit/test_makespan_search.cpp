@@ -183,7 +183,9 @@ TEST(MakespanSearch, StateBoundIsSafeFromEveryReachableRoot) {
         const Problem p = make(k, cl, 1, w);
         std::vector<std::uint16_t> root(p.instr.size(), 0);
         root[0] = static_cast<std::uint16_t>(w);
-        EXPECT_GE(state_upper_bound(p.in, root), brute(p));
+        std::uint64_t bound = 0;
+        ASSERT_EQ(state_upper_bound(p.in, root, bound), Status::ok);
+        EXPECT_GE(bound, brute(p));
       }
     }
   }
@@ -288,7 +290,8 @@ int check_state_bound(std::size_t classes, std::size_t max_len, std::uint64_t ma
             std::vector<int> pos;
             for (std::size_t k = 0; k < len; ++k) pos.insert(pos.end(), counts[k], static_cast<int>(k));
             const std::uint64_t v = oracle.value(pos);
-            const std::uint64_t b = state_upper_bound(in, counts);
+            std::uint64_t b = 0;
+            ASSERT_EQ(state_upper_bound(in, counts, b), Status::ok);
             EXPECT_GE(b, v) << "state bound below the exact value, classes " << classes
                             << " len " << len << " code " << code << " caps " << cap_code;
             tight += b == v ? 1 : 0;
@@ -334,7 +337,9 @@ TEST(MakespanSearch, ClosedFormIsTheStateBoundAtTheRoot) {
             ASSERT_EQ(order_aware_makespan_bound(shape, p.instr, w, closed), Status::ok);
             std::vector<std::uint16_t> root(p.instr.size(), 0);
             root[0] = static_cast<std::uint16_t>(w);
-            ASSERT_EQ(closed, state_upper_bound(p.in, root)) << k << " " << cl << "/" << cc << " W=" << w;
+            std::uint64_t at_root = 0;
+            ASSERT_EQ(state_upper_bound(p.in, root, at_root), Status::ok);
+            ASSERT_EQ(closed, at_root) << k << " " << cl << "/" << cc << " W=" << w;
             std::uint64_t plain = 0;
             ASSERT_EQ(safe_pessimistic_makespan(shape, w, plain), Status::ok);
             ASSERT_LE(closed, plain);
@@ -370,6 +375,29 @@ TEST(MakespanSearch, BadInput) {
   EXPECT_EQ(makespan_search_arena_bytes(bad_class.in, o, bytes), Status::invalid_argument);
   Problem empty = make("", 1, 1, 2);
   EXPECT_EQ(makespan_search_arena_bytes(empty.in, o, bytes), Status::invalid_argument);
+}
+
+// A bad instance or state is a status, never a bound of 0 that a caller
+// could take for a real one.
+TEST(MakespanSearch, StateBoundReportsBadInput) {
+  const Problem p = make("LC", 1, 1, 4);
+  const std::uint64_t untouched = 12345;
+  std::uint64_t b = untouched;
+  const std::vector<std::uint16_t> state{2, 1};
+  ASSERT_EQ(state_upper_bound(p.in, state, b), Status::ok);
+  EXPECT_GT(b, 0u);
+  b = untouched;
+  EXPECT_EQ(state_upper_bound(make("LC", 1, 1, 0).in, state, b), Status::zero_warps);
+  EXPECT_EQ(state_upper_bound(make("LC", 0, 1, 4).in, state, b), Status::invalid_argument);
+  EXPECT_EQ(state_upper_bound(make("", 1, 1, 4).in, {}, b), Status::invalid_argument);
+  EXPECT_EQ(state_upper_bound(p.in, std::vector<std::uint16_t>{2}, b), Status::invalid_argument);
+  EXPECT_EQ(state_upper_bound(p.in, std::vector<std::uint16_t>{2, 1, 0}, b),
+            Status::invalid_argument);
+  EXPECT_EQ(state_upper_bound(p.in, std::vector<std::uint16_t>{4, 1}, b),
+            Status::invalid_argument);  // five warps of four
+  EXPECT_EQ(b, untouched);
+  ASSERT_EQ(state_upper_bound(p.in, std::vector<std::uint16_t>{0, 0}, b), Status::ok);
+  EXPECT_EQ(b, 0u);  // every warp finished
 }
 
 }  // namespace
