@@ -90,7 +90,9 @@ Status validate_kernel(gsl::span<const std::uint8_t> r) noexcept {
     if (classes != 0 || ms_warps != 0) return Status::malformed_data;
     return Status::ok;
   }
-  if (ms_warps == 0 || sm.validate() != Status::ok) return Status::malformed_data;
+  // The makespan model stands for the whole block: fewer warps than the
+  // block has would bound a smaller block, below the block's real time.
+  if (ms_warps < warps || sm.validate() != Status::ok) return Status::malformed_data;
   const std::string_view kernel(reinterpret_cast<const char*>(r.data()) + string_at, len);
   TransformedShape shape;
   if (analyze_kernel(sm, kernel, shape) != Status::ok) return Status::malformed_data;

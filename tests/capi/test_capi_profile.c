@@ -90,6 +90,61 @@ static void test_rejects_bad_blobs(void) {
   CHECK(gpuwcet_profile_open(copy + 1, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
 }
 
+/* Field access and resealing, to make blobs a writer of this version could
+ * produce but must not: every field valid on its own, the CRC intact. */
+static uint32_t get32(const unsigned char* b, size_t at) {
+  return (uint32_t)b[at] | ((uint32_t)b[at + 1] << 8) | ((uint32_t)b[at + 2] << 16) |
+         ((uint32_t)b[at + 3] << 24);
+}
+
+static void put32(unsigned char* b, size_t at, uint32_t v) {
+  int i;
+  for (i = 0; i < 4; ++i) b[at + (size_t)i] = (unsigned char)(v >> (8 * i));
+}
+
+static void reseal(unsigned char* b, size_t size) {
+  uint32_t c = 0xFFFFFFFFu;
+  size_t i;
+  int k;
+  for (i = 0; i + 4 < size; ++i) { /* every byte before the CRC */
+    c ^= b[i];
+    for (k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  put32(b, size - 4, ~c);
+}
+
+/* Offset of the record of kernel `name`, 0 when there is none. */
+static size_t record_of(const unsigned char* b, const char* name) {
+  uint32_t i;
+  for (i = 0; i < get32(b, 12); ++i) {
+    const size_t at = get32(b, 32 + 8 * (size_t)i);
+    if (strcmp((const char*)b + at, name) == 0) return at;
+  }
+  return 0;
+}
+
+/* The makespan model stands for the whole block: a model of fewer warps than
+ * the block has would give a B_1 below the block's real time. */
+static void test_makespan_warps_cover_the_block(void) {
+  static unsigned char b[2048];
+  gpuwcet_profile p;
+  size_t rec;
+  CHECK(sizeof b >= test_profile_size);
+  if (sizeof b < test_profile_size) return;
+  memcpy(b, test_profile, test_profile_size);
+  rec = record_of(b, "llcll");
+  CHECK(rec != 0 && get32(b, rec + 48) == 8 && get32(b, rec + 56) == 8); /* W = 8 */
+  put32(b, rec + 56, 7);
+  reseal(b, test_profile_size);
+  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+  put32(b, rec + 56, 1);
+  reseal(b, test_profile_size);
+  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+  put32(b, rec + 56, 9); /* more warps than the block: a looser model, still safe */
+  reseal(b, test_profile_size);
+  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_OK);
+}
+
 static void test_kernel_wcet_by_hand(void) {
   gpuwcet_profile p = open_test_profile();
   gpuwcet_profile_kernel k;
@@ -185,6 +240,7 @@ static void test_bad_launches(void) {
 int main(void) {
   test_open_and_find();
   test_rejects_bad_blobs();
+  test_makespan_warps_cover_the_block();
   test_kernel_wcet_by_hand();
   test_more_blocks_never_less_time();
   test_bad_launches();
