@@ -61,13 +61,34 @@ static void test_open_and_find(void) {
   CHECK(gpuwcet_profile_find(&p, "sten", &k) == GPUWCET_NOT_FOUND);
   CHECK(gpuwcet_profile_find(&p, "a_name_longer_than_thirty_one_characters", &k) ==
         GPUWCET_NOT_FOUND);
-  CHECK(gpuwcet_profile_kernel_at(&p, 2, &k) == GPUWCET_OK);
+  /* Indices follow the names' order, not the manifest's. */
+  CHECK(gpuwcet_profile_kernel_at(&p, 0, &k) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
   CHECK(strcmp(info.name, "llcll") == 0 && info.section_count == 0);
-  CHECK(gpuwcet_profile_kernel_at(&p, 3, &k) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_at(&p, 2, &k) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
   CHECK(strcmp(info.name, "saxpy") == 0 && info.section_count == 2);
+  CHECK(gpuwcet_profile_kernel_at(&p, 3, &k) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(strcmp(info.name, "stencil") == 0);
   CHECK(gpuwcet_profile_kernel_at(&p, 4, &k) == GPUWCET_NOT_FOUND);
+  /* Every kernel is found by its name. */
+  {
+    uint32_t i;
+    for (i = 0; i < p.kernel_count; ++i) {
+      gpuwcet_kernel_info found;
+      CHECK(gpuwcet_kernel_info_init(&found) == GPUWCET_OK);
+      CHECK(gpuwcet_profile_kernel_at(&p, i, &k) == GPUWCET_OK);
+      CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+      CHECK(gpuwcet_profile_find(&p, info.name, &k) == GPUWCET_OK);
+      CHECK(gpuwcet_profile_kernel_info(&k, &found) == GPUWCET_OK);
+      CHECK(strcmp(found.name, info.name) == 0 &&
+            found.block_bound_alone == info.block_bound_alone);
+    }
+  }
+  CHECK(gpuwcet_profile_find(&p, "a", &k) == GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_find(&p, "zzz", &k) == GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_find(&p, "", &k) == GPUWCET_NOT_FOUND);
   CHECK(gpuwcet_profile_find(NULL, "stencil", &k) == GPUWCET_INVALID_ARGUMENT);
   CHECK(gpuwcet_profile_find(&p, NULL, &k) == GPUWCET_INVALID_ARGUMENT);
   CHECK(gpuwcet_profile_find(&p, "stencil", NULL) == GPUWCET_INVALID_ARGUMENT);
@@ -143,6 +164,34 @@ static void test_makespan_warps_cover_the_block(void) {
   put32(b, rec + 56, 9); /* more warps than the block: a looser model, still safe */
   reseal(b, test_profile_size);
   CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_OK);
+}
+
+/* Names must strictly increase along the directory: that one check proves
+ * them unique, so opening stays linear in the kernel count, and lets
+ * gpuwcet_profile_find search by halves. */
+static void test_names_in_order(void) {
+  static unsigned char b[2048];
+  gpuwcet_profile p;
+  size_t first;
+  CHECK(sizeof b >= test_profile_size);
+  if (sizeof b < test_profile_size) return;
+  memcpy(b, test_profile, test_profile_size);
+  first = record_of(b, "llcll");
+  CHECK(first == get32(b, 32)); /* the smallest name comes first */
+  memcpy(b + first, "zzzzz", 5); /* unique, out of order */
+  reseal(b, test_profile_size);
+  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+  memcpy(b + first, "reduce", 6); /* the name of the next kernel */
+  reseal(b, test_profile_size);
+  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+  memcpy(b + first, "aaaaa", 5); /* still first */
+  reseal(b, test_profile_size);
+  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_OK);
+  /* Version 2 allowed any order: refused as a foreign version. */
+  memcpy(b, test_profile, test_profile_size);
+  b[4] = 2;
+  reseal(b, test_profile_size);
+  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_UNSUPPORTED_VERSION);
 }
 
 static void test_kernel_wcet_by_hand(void) {
@@ -241,6 +290,7 @@ int main(void) {
   test_open_and_find();
   test_rejects_bad_blobs();
   test_makespan_warps_cover_the_block();
+  test_names_in_order();
   test_kernel_wcet_by_hand();
   test_more_blocks_never_less_time();
   test_bad_launches();
