@@ -3,20 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "gpuwcet.h"
-
-static int g_passed = 0;
-static int g_failed = 0;
-
-#define CHECK(cond)                                                             \
-  do {                                                                          \
-    if (cond) {                                                                 \
-      ++g_passed;                                                               \
-    } else {                                                                    \
-      ++g_failed;                                                               \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                           \
-  } while (0)
 
 /* One unit (initiation 1, latency 4) on a resource of its own. */
 static gpuwcet_hardware_desc one_unit(void) {

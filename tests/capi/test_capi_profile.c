@@ -2,24 +2,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "gpuwcet.h"
 
 /* The profile of examples/kernels/admission.toml; regenerate from the
  * repository root with the command in the file's first comment. */
 #include "profile_blob.inc"
-
-static int g_passed = 0;
-static int g_failed = 0;
-
-#define CHECK(cond)                                                             \
-  do {                                                                          \
-    if (cond) {                                                                 \
-      ++g_passed;                                                               \
-    } else {                                                                    \
-      ++g_failed;                                                               \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                           \
-  } while (0)
 
 static gpuwcet_gpu_desc test_gpu(void) {
   gpuwcet_gpu_desc gpu;
@@ -123,17 +111,6 @@ static void put32(unsigned char* b, size_t at, uint32_t v) {
   for (i = 0; i < 4; ++i) b[at + (size_t)i] = (unsigned char)(v >> (8 * i));
 }
 
-static void reseal(unsigned char* b, size_t size) {
-  uint32_t c = 0xFFFFFFFFu;
-  size_t i;
-  int k;
-  for (i = 0; i + 4 < size; ++i) { /* every byte before the CRC */
-    c ^= b[i];
-    for (k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-  }
-  put32(b, size - 4, ~c);
-}
-
 /* Offset of the record of kernel `name`, 0 when there is none. */
 static size_t record_of(const unsigned char* b, const char* name) {
   uint32_t i;
@@ -144,54 +121,65 @@ static size_t record_of(const unsigned char* b, const char* name) {
   return 0;
 }
 
+/* A fresh copy of the test profile to patch; NULL if it does not fit. */
+static unsigned char* fresh_copy(void) {
+  static unsigned char copy[2048];
+  CHECK(sizeof copy >= test_profile_size);
+  if (sizeof copy < test_profile_size) return NULL;
+  memcpy(copy, test_profile, test_profile_size);
+  return copy;
+}
+
+/* Opens a patched copy after giving it a valid CRC again. */
+static gpuwcet_status open_resealed(unsigned char* b) {
+  gpuwcet_profile p;
+  uint32_t c = 0xFFFFFFFFu;
+  size_t i;
+  int k;
+  for (i = 0; i + 4 < test_profile_size; ++i) { /* every byte before the CRC */
+    c ^= b[i];
+    for (k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  put32(b, test_profile_size - 4, ~c);
+  return gpuwcet_profile_open(b, test_profile_size, &p);
+}
+
 /* The makespan model stands for the whole block: a model of fewer warps than
  * the block has would give a B_1 below the block's real time. */
 static void test_makespan_warps_cover_the_block(void) {
-  static unsigned char b[2048];
-  gpuwcet_profile p;
+  unsigned char* b = fresh_copy();
   size_t rec;
-  CHECK(sizeof b >= test_profile_size);
-  if (sizeof b < test_profile_size) return;
-  memcpy(b, test_profile, test_profile_size);
+  if (b == NULL) return;
   rec = record_of(b, "llcll");
   CHECK(rec != 0 && get32(b, rec + 48) == 8 && get32(b, rec + 56) == 8); /* W = 8 */
   put32(b, rec + 56, 7);
-  reseal(b, test_profile_size);
-  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
   put32(b, rec + 56, 1);
-  reseal(b, test_profile_size);
-  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
   put32(b, rec + 56, 9); /* more warps than the block: a looser model, still safe */
-  reseal(b, test_profile_size);
-  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_OK);
+  CHECK(open_resealed(b) == GPUWCET_OK);
 }
 
 /* Names must strictly increase along the directory: that one check proves
  * them unique, so opening stays linear in the kernel count, and lets
  * gpuwcet_profile_find search by halves. */
 static void test_names_in_order(void) {
-  static unsigned char b[2048];
-  gpuwcet_profile p;
+  unsigned char* b = fresh_copy();
   size_t first;
-  CHECK(sizeof b >= test_profile_size);
-  if (sizeof b < test_profile_size) return;
-  memcpy(b, test_profile, test_profile_size);
+  if (b == NULL) return;
   first = record_of(b, "llcll");
   CHECK(first == get32(b, 32)); /* the smallest name comes first */
   memcpy(b + first, "zzzzz", 5); /* unique, out of order */
-  reseal(b, test_profile_size);
-  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
   memcpy(b + first, "reduce", 6); /* the name of the next kernel */
-  reseal(b, test_profile_size);
-  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
-  memcpy(b + first, "aaaaa", 5); /* still first */
-  reseal(b, test_profile_size);
-  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_OK);
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
+  memcpy(b + first, "aaaaaa", 6); /* still first */
+  CHECK(open_resealed(b) == GPUWCET_OK);
   /* Version 2 allowed any order: refused as a foreign version. */
-  memcpy(b, test_profile, test_profile_size);
+  b = fresh_copy();
+  if (b == NULL) return;
   b[4] = 2;
-  reseal(b, test_profile_size);
-  CHECK(gpuwcet_profile_open(b, test_profile_size, &p) == GPUWCET_UNSUPPORTED_VERSION);
+  CHECK(open_resealed(b) == GPUWCET_UNSUPPORTED_VERSION);
 }
 
 static void test_kernel_wcet_by_hand(void) {
