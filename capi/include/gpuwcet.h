@@ -57,7 +57,9 @@ typedef enum gpuwcet_status {
   GPUWCET_NOT_FOUND = 16,
   GPUWCET_MALFORMED_DATA = 17,
   GPUWCET_UNSUPPORTED_VERSION = 18,
-  GPUWCET_LAUNCH_DOES_NOT_FIT = 19 /* not one block of the launch fits on an SM */
+  GPUWCET_LAUNCH_DOES_NOT_FIT = 19, /* not one block of the launch fits on an SM */
+  GPUWCET_SCHEDULE_UNAVAILABLE = 20 /* bounds are exact; the budget ran out before a worst
+                                       schedule was rebuilt, none is written */
 } gpuwcet_status;
 
 /* Run-time version of the linked library: GPUWCET_VERSION_NUMBER's encoding. */

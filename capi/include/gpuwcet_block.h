@@ -29,6 +29,8 @@ extern "C" {
 #define GPUWCET_UNIT_NAME_SIZE 16
 #define GPUWCET_MAX_DESTINATIONS 4
 #define GPUWCET_MAX_SOURCES 6
+/* Register ids are 16-bit: register_count is at most 65536. */
+#define GPUWCET_MAX_REGISTER_COUNT 65536u
 /* gpuwcet_functional_unit.resource: a pipeline resource of its own. */
 #define GPUWCET_OWN_RESOURCE 0xFFFFu
 
@@ -161,22 +163,26 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_info_init(gpuwcet_profile_in
 /* Arena bytes gpuwcet_profile_warp needs for register ids < register_count:
  * 24 per register plus about 27 KiB for the collector units' state (kept out
  * of the stack; needed only when hw->collector_units is not 0, but always
- * counted). Returns GPUWCET_INVALID_ARGUMENT for a NULL bytes, GPUWCET_OVERFLOW when
- * the size does not fit in size_t. */
+ * counted). Returns GPUWCET_INVALID_ARGUMENT for a NULL bytes or a
+ * register_count above GPUWCET_MAX_REGISTER_COUNT. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_count,
                                                                 size_t* bytes);
 
 /* Algorithm 1: phases and section summaries of one warp running
  * instructions[0..count) alone, in linear time. `phases` may be NULL (with
  * phase_capacity 0): phases are then only counted. `sections` must hold at
- * least barriers + 1 entries. `info` receives the counts even when a buffer
- * is too small.
+ * least barriers + 1 entries. `info` receives the counts even when the
+ * phases or sections are too few; `sections` may be NULL with
+ * section_capacity 0 to learn them (a sizing call: it returns
+ * GPUWCET_BUFFER_TOO_SMALL with info filled).
  * Returns GPUWCET_BUFFER_TOO_SMALL for a small arena (nothing written) or too
  * few phases or sections (the others filled), GPUWCET_NOT_FOUND when an
  * instruction names an unknown unit, GPUWCET_INVALID_ARGUMENT for NULL hw,
- * arena, sections or info, NULL instructions with count > 0, a bad
+ * arena or info, NULL sections with section_capacity > 0, NULL
+ * instructions with count > 0, a bad
  * struct_size, an invalid unit table (initiation 0, resource out of range,
- * unit_count 0 or too large), a register id >= register_count or operand
+ * unit_count 0 or too large), register_count above
+ * GPUWCET_MAX_REGISTER_COUNT, a register id >= register_count or operand
  * counts above the maxima, GPUWCET_OVERFLOW when a cycle count leaves 2^62. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_warp(
     const gpuwcet_hardware_desc* hw, const gpuwcet_instruction* instructions, size_t count,
@@ -228,7 +234,10 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_block_bound_init(gpuwcet_block_bound
  * sections (the same number of barriers).
  * Returns GPUWCET_ZERO_WARPS for warp_count 0, GPUWCET_INVALID_ARGUMENT for
  * NULL summaries or bound, a bad struct_size or section_count 0,
- * GPUWCET_OVERFLOW when a bound exceeds 64 bits; *bound is then untouched. */
+ * GPUWCET_MALFORMED_DATA for a summary gpuwcet_profile_warp cannot have made
+ * (held[r] != 0 with bit r clear in resource_mask, or execution + idle above
+ * length), GPUWCET_OVERFLOW when a bound exceeds 64 bits; *bound is then
+ * untouched. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_block_bound_from_summaries(
     const gpuwcet_section_summary* summaries, size_t warp_count, size_t section_count,
     gpuwcet_block_bound* bound);

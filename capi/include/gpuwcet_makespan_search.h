@@ -73,6 +73,10 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_makespan_schedule_entries(
  * - GPUWCET_OK: exact = 1, lower_bound == upper_bound;
  * - GPUWCET_BUDGET_EXHAUSTED: exact = 0; lower_bound is the length of a real
  *   schedule, upper_bound a safe bound. A scheduler can use upper_bound.
+ * - GPUWCET_SCHEDULE_UNAVAILABLE (only with a schedule buffer): exact = 1 as
+ *   for GPUWCET_OK, but the budget (max_nodes, max_steps, which rebuilding
+ *   the schedule spends too) ran out before a worst schedule was rebuilt:
+ *   stats->schedule_cycles is 0 and the buffer holds nothing usable.
  * When `schedule` is not NULL it receives a worst schedule as
  * schedule[t * I' + k] = warps that executed transformed position k in
  * cycle t, for stats->schedule_cycles cycles (see

@@ -102,14 +102,18 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_kernel_wcet_result_init(
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_open(const void* blob, size_t size,
                                                          gpuwcet_profile* profile);
 
-/* The kernel named `name` (NUL-terminated). Returns GPUWCET_NOT_FOUND, or
- * GPUWCET_INVALID_ARGUMENT for a NULL argument or a profile not opened. */
+/* The kernel named `name` (NUL-terminated), by binary search over the
+ * profile's names. Returns GPUWCET_NOT_FOUND, or GPUWCET_INVALID_ARGUMENT
+ * for a NULL argument or a profile not opened. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_find(const gpuwcet_profile* profile,
                                                          const char* name,
                                                          gpuwcet_profile_kernel* kernel);
 
-/* The kernel at `index` < kernel_count. Returns GPUWCET_NOT_FOUND for an index
- * out of range, GPUWCET_INVALID_ARGUMENT for a NULL argument. */
+/* The kernel at `index` < kernel_count. Kernels are indexed in the order of
+ * their names (bytewise, as strcmp): index 0 has the smallest name, whatever
+ * the order they were listed in when the profile was compiled. Returns
+ * GPUWCET_NOT_FOUND for an index out of range, GPUWCET_INVALID_ARGUMENT for a
+ * NULL argument. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_kernel_at(const gpuwcet_profile* profile,
                                                               uint32_t index,
                                                               gpuwcet_profile_kernel* kernel);

@@ -43,6 +43,7 @@ static_assert(sizeof(gpuwcet_section_summary) == sizeof(gpuwcet::SectionSummary)
 static_assert(GPUWCET_MAX_FUNCTIONAL_UNITS == gpuwcet::kMaxFunctionalUnits, "units");
 static_assert(GPUWCET_MAX_RESOURCES == gpuwcet::kMaxResources, "resources");
 static_assert(GPUWCET_OWN_RESOURCE == gpuwcet::kOwnResource, "own resource");
+static_assert(GPUWCET_MAX_REGISTER_COUNT == gpuwcet::kMaxRegisterCount, "registers");
 static_assert(std::is_trivially_copyable_v<gpuwcet::Instruction> &&
                   std::is_standard_layout_v<gpuwcet::Instruction>,
               "instruction layout");
@@ -179,7 +180,7 @@ gpuwcet_status gpuwcet_profile_info_init(gpuwcet_profile_info* info) {
 gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_count, size_t* bytes) {
   if (bytes == nullptr) return GPUWCET_INVALID_ARGUMENT;
   const std::size_t n = gpuwcet::profile_arena_bytes(register_count);
-  if (n == 0) return GPUWCET_OVERFLOW;
+  if (n == 0) return GPUWCET_INVALID_ARGUMENT;  // above GPUWCET_MAX_REGISTER_COUNT
   *bytes = n;
   return GPUWCET_OK;
 }
@@ -190,8 +191,9 @@ gpuwcet_status gpuwcet_profile_warp(const gpuwcet_hardware_desc* hw,
                                     gpuwcet_phase* phases, size_t phase_capacity,
                                     gpuwcet_section_summary* sections, size_t section_capacity,
                                     gpuwcet_profile_info* info) {
-  if ((instructions == nullptr && count != 0) || arena == nullptr || sections == nullptr ||
-      info == nullptr || (phases == nullptr && phase_capacity != 0) ||
+  if ((instructions == nullptr && count != 0) || arena == nullptr ||
+      (sections == nullptr && section_capacity != 0) || info == nullptr ||
+      (phases == nullptr && phase_capacity != 0) ||
       !gpuwcet::capi::struct_size_ok(info->struct_size, sizeof(gpuwcet_profile_info))) {
     return GPUWCET_INVALID_ARGUMENT;
   }

@@ -12,6 +12,8 @@ static_assert(GPUWCET_UNSUPPORTED_VERSION == static_cast<int>(Status::unsupporte
               "C and C++ status codes diverged");
 static_assert(GPUWCET_BUDGET_EXHAUSTED == static_cast<int>(Status::budget_exhausted),
               "C and C++ status codes diverged");
+static_assert(GPUWCET_SCHEDULE_UNAVAILABLE == static_cast<int>(Status::schedule_unavailable),
+              "C and C++ status codes diverged");
 static_assert(GPUWCET_VERSION_MAJOR == gpuwcet::kVersionMajor &&
                   GPUWCET_VERSION_MINOR == gpuwcet::kVersionMinor &&
                   GPUWCET_VERSION_PATCH == gpuwcet::kVersionPatch,

@@ -81,15 +81,13 @@ gpuwcet_status gpuwcet_profile_find(const gpuwcet_profile* profile, const char* 
   std::size_t len = 0;
   while (len < GPUWCET_PROFILE_NAME_SIZE && name[len] != '\0') ++len;
   if (len >= GPUWCET_PROFILE_NAME_SIZE) return GPUWCET_NOT_FOUND;
-  for (std::uint32_t i = 0; i < p.kernel_count(); ++i) {
-    if (p.kernel(i).name() == std::string_view(name, len)) {
-      kernel->data_ = profile->data_;
-      kernel->size_ = profile->size_;
-      kernel->index_ = i;
-      return GPUWCET_OK;
-    }
-  }
-  return GPUWCET_NOT_FOUND;
+  std::uint32_t index = 0;
+  const Status st = p.find_index(std::string_view(name, len), index);
+  if (st != Status::ok) return to_c(st);
+  kernel->data_ = profile->data_;
+  kernel->size_ = profile->size_;
+  kernel->index_ = index;
+  return GPUWCET_OK;
 }
 
 gpuwcet_status gpuwcet_profile_kernel_info(const gpuwcet_profile_kernel* kernel,

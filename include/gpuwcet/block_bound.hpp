@@ -37,8 +37,10 @@ struct BlockBound {
 // summaries[w * section_count + s]. O(warp_count * section_count * resources
 // used), no scratch memory.
 // Returns zero_warps for warp_count 0, invalid_argument for section_count 0
-// or a span of the wrong size, overflow when a bound exceeds 64 bits; `out`
-// is then untouched.
+// or a span of the wrong size, malformed_data for a summary profile_warp
+// cannot have made (held cycles on a resource outside its resource_mask, or
+// execution + idle above its length), overflow when a bound exceeds 64 bits;
+// `out` is then untouched.
 [[nodiscard]] Status block_bound(gsl::span<const SectionSummary> summaries,
                                  std::size_t warp_count, std::size_t section_count,
                                  BlockBound& out) noexcept;

@@ -66,7 +66,7 @@ struct SearchResult {
   // Cycles of the schedule written to the caller's buffer (0: none). Equals
   // upper_bound when exact; on budget_exhausted it is the incumbent's length,
   // which may be below lower_bound when the search proved a longer schedule
-  // exists without keeping its cycles.
+  // exists without keeping its cycles; 0 on schedule_unavailable.
   std::uint64_t schedule_cycles = 0;
 };
 
@@ -88,16 +88,26 @@ struct SearchResult {
 // schedule[t * length + k] = warps that executed position k in cycle t.
 // It needs result.upper_bound * length entries at most (makespan_bounds.hpp's
 // safe bound times length is always enough); if too small, the bounds are
-// still returned and the status is buffer_too_small.
+// still returned and the status is buffer_too_small. Rebuilding it after the
+// search spends the same budget (options.max_nodes, max_steps): when that
+// runs out first the status is schedule_unavailable, with the exact bounds
+// (result.exact) and result.schedule_cycles 0; the buffer's contents are
+// then meaningless.
 [[nodiscard]] Status search_worst_makespan(const MakespanInstance& instance,
                                            const SearchOptions& options,
                                            gsl::span<std::byte> arena, SearchResult& result,
                                            gsl::span<std::uint32_t> schedule = {}) noexcept;
 
 // Safe upper bound on the remaining makespan from a state: counts[k] warps at
-// position k < length, the rest finished (docs/makespan-search.md: the
-// smaller of bounds B1 and B2).
-[[nodiscard]] std::uint64_t state_upper_bound(const MakespanInstance& instance,
-                                              gsl::span<const std::uint16_t> counts) noexcept;
+// position k < length, the rest of the instance's warps finished
+// (docs/makespan-search.md: the smaller of bounds B1 and B2). 0 for a state
+// with every warp finished.
+// Returns ok with `bound` set, the failures of makespan_search_arena_bytes
+// for the instance, or invalid_argument when counts does not hold exactly
+// one entry per transformed position or counts more warps than the
+// instance has; `bound` is then untouched.
+[[nodiscard]] Status state_upper_bound(const MakespanInstance& instance,
+                                       gsl::span<const std::uint16_t> counts,
+                                       std::uint64_t& bound) noexcept;
 
 }  // namespace gpuwcet

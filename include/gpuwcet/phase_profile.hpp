@@ -66,10 +66,14 @@ struct ProfileResult {
 // 128 than with 16), at the price of arena bytes and time per issue.
 inline constexpr std::size_t kCollectorQueueWindow = 128;
 
+// Register ids are 16-bit (Instruction::dst, src): no instruction can name
+// more registers, and a larger count would only size an arena nobody uses.
+inline constexpr std::size_t kMaxRegisterCount = std::size_t{1} << 16;
+
 // Arena bytes profile_warp needs for register ids below `register_count`
 // (any alignment accepted): three words per register, and the state of the
 // collector units (HardwareDescription::collector_units), about 27 KiB, kept
-// out of the stack. 0 when the count is too large to size.
+// out of the stack. 0 when register_count > kMaxRegisterCount.
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
 
 // Runs Algorithm 1 on `instructions` (stopping after the first exit), in time
@@ -79,9 +83,12 @@ std::size_t profile_arena_bytes(std::size_t register_count) noexcept;
 //   buffer_too_small after filling everything else.
 // - `sections` receives one summary per barrier section; too few entries
 //   give buffer_too_small (result.section_count says how many are needed).
+//   Empty `sections` is a sizing call: everything is counted, nothing is
+//   stored, and the call returns buffer_too_small with `result` filled.
 // Returns invalid_argument for an invalid `hw` (validate()), not_found when
-// an instruction names a unit >= hw.unit_count, invalid_argument for a
-// register id >= register_count or a dst/src count above its array,
+// an instruction names a unit >= hw.unit_count, invalid_argument for
+// register_count > kMaxRegisterCount, a register id >= register_count or a
+// dst/src count above its array,
 // buffer_too_small for a small arena, phases or sections, overflow when a
 // cycle count leaves 2^62.
 [[nodiscard]] Status profile_warp(const HardwareDescription& hw,

@@ -28,15 +28,18 @@ enum class Status : std::int32_t {
   malformed_data = 17,       // a blob or record failed validation
   unsupported_version = 18,  // a blob written by an incompatible format version
   launch_does_not_fit = 19,  // not one block of the launch fits on an SM
+  schedule_unavailable = 20, // bounds are exact, the budget ran out before a worst schedule was rebuilt
 };
 
 // A short English message for a status; never null, never allocates.
 const char* status_message(Status status) noexcept;
 
 // True for the statuses after which the out-parameters hold usable values.
-// budget_exhausted still delivers safe bounds, only not proven exact ones.
+// budget_exhausted still delivers safe bounds, only not proven exact ones;
+// schedule_unavailable exact bounds without the schedule asked for.
 constexpr bool has_result(Status status) noexcept {
-  return status == Status::ok || status == Status::budget_exhausted;
+  return status == Status::ok || status == Status::budget_exhausted ||
+         status == Status::schedule_unavailable;
 }
 
 }  // namespace gpuwcet

@@ -24,6 +24,8 @@ const char* status_message(Status status) noexcept {
     case Status::malformed_data: return "malformed data";
     case Status::unsupported_version: return "unsupported format version";
     case Status::launch_does_not_fit: return "not one block of the launch fits on an SM";
+    case Status::schedule_unavailable:
+      return "bounds are exact, but the budget ran out before a worst schedule was rebuilt";
   }
   return "unknown status";
 }

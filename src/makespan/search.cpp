@@ -264,11 +264,17 @@ std::uint64_t run_policy(const Tables& t, bool most_advanced, Count* s, Count* t
 
 }  // namespace
 
-std::uint64_t state_upper_bound(const MakespanInstance& instance,
-                                gsl::span<const std::uint16_t> counts) noexcept {
+Status state_upper_bound(const MakespanInstance& instance, gsl::span<const std::uint16_t> counts,
+                         std::uint64_t& bound) noexcept {
   Tables t;
-  if (search_detail::build_tables(instance, t) != Status::ok || counts.size() < t.length) return 0;
-  return search_detail::upper_bound(t, counts.data());
+  const Status st = search_detail::build_tables(instance, t);
+  if (st != Status::ok) return st;
+  if (static_cast<std::size_t>(counts.size()) != t.length) return Status::invalid_argument;
+  std::uint64_t warps = 0;  // at most 64 counts of 16 bits: no overflow
+  for (const std::uint16_t c : counts) warps += c;
+  if (warps > t.warps) return Status::invalid_argument;
+  bound = search_detail::upper_bound(t, counts.data());
+  return Status::ok;
 }
 
 Status makespan_search_arena_bytes(const MakespanInstance& instance, const SearchOptions& options,
@@ -347,24 +353,31 @@ Status search_worst_makespan(const MakespanInstance& instance, const SearchOptio
   result.schedule_cycles = worst;
   if (worst == schedule_length) return Status::ok;  // the incumbent's schedule is a worst one
   // Rebuild a worst schedule: from each state pick a child whose exact value
-  // is one less than the state's, re-solving children through the memo.
+  // is one less than the state's, re-solving children through the memo. The
+  // children count as steps and their expansions as nodes of the caller's
+  // budget, of which the search has spent a part: a schedule is not worth
+  // running past it. When it runs out the proven bounds stand, without a
+  // schedule (the buffer then holds a partial one).
   std::array<Count, kMaxSearchLength> state = root;
   std::array<Count, kMaxSearchLength> pick{};
   std::array<Count, kMaxSearchLength> child{};
   std::uint64_t remaining = worst;
-  SearchOptions unlimited = options;  // the memo makes this cheap; never stop half-way
-  unlimited.max_nodes = 0;
-  unlimited.max_steps = 0;
+  auto without_schedule = [&result]() noexcept {
+    result.schedule_cycles = 0;
+    return Status::schedule_unavailable;
+  };
   for (std::uint64_t cycle = 0; cycle < worst; ++cycle) {
     bool found = false;
     bool more = search_detail::first_choice(t, state.data(), pick.data());
     while (more && !found) {
+      if (options.max_steps != 0 && result.steps >= options.max_steps) return without_schedule();
       search_detail::apply(t, state.data(), pick.data(), child.data());
+      ++result.steps;
       std::uint32_t v = 0;
       bool ex = false;
-      Engine sub(t, l, frames, memo, unlimited, result);
+      Engine sub(t, l, frames, memo, options, result);
       const std::int64_t need = static_cast<std::int64_t>(remaining) - 2;
-      if (!sub.solve(child.data(), need, cycle + 1, v, ex)) return Status::budget_exhausted;
+      if (!sub.solve(child.data(), need, cycle + 1, v, ex)) return without_schedule();
       if (ex && v + 1 == remaining) {
         found = true;
         break;

@@ -63,6 +63,22 @@ bool bound_section(gsl::span<const SectionSummary> summaries, std::size_t warp_c
   return true;
 }
 
+// What the profiler guarantees of every summary, and the bound relies on:
+// held cycles only on resources in resource_mask (the sums over a warp's
+// mask would drop the others, lowering the bound), and the phases inside
+// the section (execution + idle <= length: a length cut short would lower
+// it too). A summary that breaks either was not made by profile_warp.
+bool consistent(const SectionSummary& v) noexcept {
+  std::uint64_t stray = 0;
+  for (std::size_t r = 0; r < kMaxResources; ++r) {
+    // All ones when bit r is clear, 0 when set: branch-free, so it vectorises.
+    const std::uint64_t outside = std::uint64_t{(v.resource_mask >> r) & 1u} - 1;
+    stray |= v.held[r] & outside;
+  }
+  std::uint64_t phases = 0;
+  return stray == 0 && checked_add(v.execution, v.idle, phases) && phases <= v.length;
+}
+
 }  // namespace
 
 Status block_bound(gsl::span<const SectionSummary> summaries, std::size_t warp_count,
@@ -73,6 +89,9 @@ Status block_bound(gsl::span<const SectionSummary> summaries, std::size_t warp_c
   if (__builtin_mul_overflow(warp_count, section_count, &expected) ||
       expected != static_cast<std::size_t>(summaries.size())) {
     return Status::invalid_argument;
+  }
+  for (const SectionSummary& v : summaries) {
+    if (!consistent(v)) return Status::malformed_data;
   }
   BlockBound total{};
   for (std::size_t s = 0; s < section_count; ++s) {

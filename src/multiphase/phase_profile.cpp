@@ -7,6 +7,7 @@
 #include <new>
 
 #include "collector_queue.hpp"
+#include "gpuwcet/checked_math.hpp"
 
 namespace gpuwcet {
 namespace {
@@ -89,15 +90,21 @@ class PhaseWriter {
 // (docs/firmware-budget.md).
 constexpr std::size_t kRegisterWords = 3;
 
+// The arena's first aligned word, or nullptr when the arena cannot hold the
+// registers' words and the collector state. Sized with checked arithmetic:
+// a wrapped size would let a small arena pass and the words overrun it.
 std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_count,
                            bool collectors) noexcept {
   auto addr = reinterpret_cast<std::uintptr_t>(arena.data());
   const std::uintptr_t aligned = (addr + alignof(std::uint64_t) - 1) &
                                  ~static_cast<std::uintptr_t>(alignof(std::uint64_t) - 1);
-  const std::size_t skip = aligned - addr;
-  const std::size_t state = collectors ? sizeof(detail::CollectorQueues) : 0;
-  const std::size_t words = kRegisterWords * register_count;
-  if (static_cast<std::size_t>(arena.size()) < skip + words * sizeof(std::uint64_t) + state) {
+  const std::uint64_t skip = aligned - addr;
+  const std::uint64_t state = collectors ? sizeof(detail::CollectorQueues) : 0;
+  std::uint64_t needed = 0;
+  if (!checked_mul(std::uint64_t{kRegisterWords} * sizeof(std::uint64_t), register_count,
+                   needed) ||
+      !checked_add(needed, skip + state, needed) ||
+      needed > static_cast<std::uint64_t>(arena.size())) {
     return nullptr;
   }
   return reinterpret_cast<std::uint64_t*>(aligned);
@@ -108,9 +115,10 @@ std::uint64_t* ready_times(gsl::span<std::byte> arena, std::size_t register_coun
 std::size_t profile_arena_bytes(std::size_t register_count) noexcept {
   constexpr std::size_t fixed = sizeof(detail::CollectorQueues) + alignof(std::uint64_t) - 1;
   constexpr std::size_t per_register = kRegisterWords * sizeof(std::uint64_t);
-  if (register_count > (std::numeric_limits<std::size_t>::max() - fixed) / per_register) {
-    return 0;
-  }
+  static_assert(kMaxRegisterCount <= (std::numeric_limits<std::size_t>::max() - fixed) /
+                                         per_register,
+                "the largest arena fits in size_t");
+  if (register_count > kMaxRegisterCount) return 0;
   return register_count * per_register + fixed;
 }
 
@@ -381,14 +389,20 @@ Status profile_warp(const HardwareDescription& hw, gsl::span<const Instruction> 
                     gsl::span<Phase> phases, gsl::span<SectionSummary> sections,
                     ProfileResult& result) noexcept {
   if (const Status st = validate(hw); st != Status::ok) return st;
-  if (sections.empty()) return Status::buffer_too_small;
-  return run_warp(hw, instructions, register_count, arena, true, phases, sections, result);
+  if (register_count > kMaxRegisterCount) return Status::invalid_argument;
+  const Status st =
+      run_warp(hw, instructions, register_count, arena, true, phases, sections, result);
+  // No sections: a sizing call. The run counted them (run_warp_with stores
+  // nothing into an empty span); the caller learns how many it needs.
+  if (sections.empty() && st == Status::ok) return Status::buffer_too_small;
+  return st;
 }
 
 Status warp_alone_cycles(const HardwareDescription& hw, gsl::span<const Instruction> instructions,
                          std::size_t register_count, gsl::span<std::byte> arena,
                          bool barriers_drain, std::uint64_t& cycles) noexcept {
   if (const Status st = validate(hw); st != Status::ok) return st;
+  if (register_count > kMaxRegisterCount) return Status::invalid_argument;
   ProfileResult r{};
   const Status st = run_warp(hw, instructions, register_count, arena, barriers_drain, {}, {}, r);
   if (st == Status::ok) cycles = r.total_cycles;

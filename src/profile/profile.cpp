@@ -41,6 +41,10 @@ std::size_t name_length(gsl::span<const std::uint8_t> r) noexcept {
   return n;
 }
 
+std::string_view record_name(gsl::span<const std::uint8_t> r) noexcept {
+  return {reinterpret_cast<const char*>(r.data()) + kName, name_length(r)};
+}
+
 // Everything about one record except its place in the blob.
 Status validate_kernel(gsl::span<const std::uint8_t> r) noexcept {
   if (r.size() < kProfileKernelFixedSize) return Status::malformed_data;
@@ -90,7 +94,9 @@ Status validate_kernel(gsl::span<const std::uint8_t> r) noexcept {
     if (classes != 0 || ms_warps != 0) return Status::malformed_data;
     return Status::ok;
   }
-  if (ms_warps == 0 || sm.validate() != Status::ok) return Status::malformed_data;
+  // The makespan model stands for the whole block: fewer warps than the
+  // block has would bound a smaller block, below the block's real time.
+  if (ms_warps < warps || sm.validate() != Status::ok) return Status::malformed_data;
   const std::string_view kernel(reinterpret_cast<const char*>(r.data()) + string_at, len);
   TransformedShape shape;
   if (analyze_kernel(sm, kernel, shape) != Status::ok) return Status::malformed_data;
@@ -99,9 +105,7 @@ Status validate_kernel(gsl::span<const std::uint8_t> r) noexcept {
 
 }  // namespace
 
-std::string_view ProfileKernel::name() const noexcept {
-  return {reinterpret_cast<const char*>(record_.data()) + kName, name_length(record_)};
-}
+std::string_view ProfileKernel::name() const noexcept { return record_name(record_); }
 std::uint32_t ProfileKernel::block_threads() const noexcept { return le32(record_, kBlockThreads); }
 std::uint32_t ProfileKernel::warp_size() const noexcept { return le32(record_, kWarpSize); }
 std::uint32_t ProfileKernel::registers_per_thread() const noexcept {
@@ -146,16 +150,31 @@ ProfileKernel Profile::kernel(std::uint32_t index) const noexcept {
   return ProfileKernel(blob_.subspan(le32(blob_, dir), le32(blob_, dir + 4)));
 }
 
-Status Profile::find(std::string_view name, ProfileKernel& out) const noexcept {
-  const std::uint32_t n = kernel_count();
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const ProfileKernel k = kernel(i);
-    if (k.name() == name) {
-      out = k;
+Status Profile::find_index(std::string_view name, std::uint32_t& index) const noexcept {
+  // Binary search: open_profile checked that names strictly increase.
+  std::uint32_t lo = 0;
+  std::uint32_t hi = kernel_count();
+  while (lo < hi) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    const int order = kernel(mid).name().compare(name);
+    if (order == 0) {
+      index = mid;
       return Status::ok;
+    }
+    if (order < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
     }
   }
   return Status::not_found;
+}
+
+Status Profile::find(std::string_view name, ProfileKernel& out) const noexcept {
+  std::uint32_t index = 0;
+  const Status st = find_index(name, index);
+  if (st == Status::ok) out = kernel(index);
+  return st;
 }
 
 Status open_profile(gsl::span<const std::uint8_t> blob, Profile& out) noexcept {
@@ -183,30 +202,29 @@ Status open_profile(gsl::span<const std::uint8_t> blob, Profile& out) noexcept {
     return Status::malformed_data;
   }
   // Records follow the directory back to back, in directory order, and the
-  // last one ends at the CRC.
+  // last one ends at the CRC. Their names strictly increase: one comparison
+  // with the previous name proves them unique (find() relies on both).
   std::uint64_t expected = kProfileHeaderSize + std::uint64_t{count} * kProfileDirEntrySize;
   const std::uint64_t end = total - kProfileTrailerSize;
   if (expected > end) return Status::malformed_data;
+  std::string_view previous;  // empty: below every valid name
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::size_t dir = kProfileHeaderSize + std::size_t{i} * kProfileDirEntrySize;
     const std::uint64_t at = le32(b, dir);
     const std::uint64_t size = le32(b, dir + 4);
     if (at != expected || size > end - at) return Status::malformed_data;
     // at + size <= end < b.size(): both fit in size_t on 32-bit targets too.
-    const Status st = validate_kernel(
-        b.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(size)));
+    const auto record = b.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(size));
+    const Status st = validate_kernel(record);
     if (st != Status::ok) return st;
+    const std::string_view name = record_name(record);  // 1..31 characters, validated
+    if (!(previous < name)) return Status::malformed_data;
+    previous = name;
     expected = at + size;
   }
   if (expected != end) return Status::malformed_data;
   Profile p;
   p.blob_ = b;
-  // Names are unique: find() must not depend on the order.
-  for (std::uint32_t i = 0; i < count; ++i) {
-    for (std::uint32_t j = i + 1; j < count; ++j) {
-      if (p.kernel(i).name() == p.kernel(j).name()) return Status::malformed_data;
-    }
-  }
   out = p;
   return Status::ok;
 }

@@ -2,20 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "gpuwcet.h"
-
-static int g_passed = 0;
-static int g_failed = 0;
-
-#define CHECK(cond)                                                    \
-  do {                                                                 \
-    if (cond) {                                                        \
-      ++g_passed;                                                      \
-    } else {                                                           \
-      ++g_failed;                                                      \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                  \
-  } while (0)
 
 static gpuwcet_sm_desc fermi_like(uint32_t l_units, uint32_t c_units) {
   gpuwcet_sm_desc sm;

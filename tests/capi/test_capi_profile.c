@@ -2,24 +2,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "gpuwcet.h"
 
 /* The profile of examples/kernels/admission.toml; regenerate from the
  * repository root with the command in the file's first comment. */
 #include "profile_blob.inc"
-
-static int g_passed = 0;
-static int g_failed = 0;
-
-#define CHECK(cond)                                                             \
-  do {                                                                          \
-    if (cond) {                                                                 \
-      ++g_passed;                                                               \
-    } else {                                                                    \
-      ++g_failed;                                                               \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                           \
-  } while (0)
 
 static gpuwcet_gpu_desc test_gpu(void) {
   gpuwcet_gpu_desc gpu;
@@ -61,13 +49,34 @@ static void test_open_and_find(void) {
   CHECK(gpuwcet_profile_find(&p, "sten", &k) == GPUWCET_NOT_FOUND);
   CHECK(gpuwcet_profile_find(&p, "a_name_longer_than_thirty_one_characters", &k) ==
         GPUWCET_NOT_FOUND);
-  CHECK(gpuwcet_profile_kernel_at(&p, 2, &k) == GPUWCET_OK);
+  /* Indices follow the names' order, not the manifest's. */
+  CHECK(gpuwcet_profile_kernel_at(&p, 0, &k) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
   CHECK(strcmp(info.name, "llcll") == 0 && info.section_count == 0);
-  CHECK(gpuwcet_profile_kernel_at(&p, 3, &k) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_at(&p, 2, &k) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
   CHECK(strcmp(info.name, "saxpy") == 0 && info.section_count == 2);
+  CHECK(gpuwcet_profile_kernel_at(&p, 3, &k) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(strcmp(info.name, "stencil") == 0);
   CHECK(gpuwcet_profile_kernel_at(&p, 4, &k) == GPUWCET_NOT_FOUND);
+  /* Every kernel is found by its name. */
+  {
+    uint32_t i;
+    for (i = 0; i < p.kernel_count; ++i) {
+      gpuwcet_kernel_info found;
+      CHECK(gpuwcet_kernel_info_init(&found) == GPUWCET_OK);
+      CHECK(gpuwcet_profile_kernel_at(&p, i, &k) == GPUWCET_OK);
+      CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+      CHECK(gpuwcet_profile_find(&p, info.name, &k) == GPUWCET_OK);
+      CHECK(gpuwcet_profile_kernel_info(&k, &found) == GPUWCET_OK);
+      CHECK(strcmp(found.name, info.name) == 0 &&
+            found.block_bound_alone == info.block_bound_alone);
+    }
+  }
+  CHECK(gpuwcet_profile_find(&p, "a", &k) == GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_find(&p, "zzz", &k) == GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_find(&p, "", &k) == GPUWCET_NOT_FOUND);
   CHECK(gpuwcet_profile_find(NULL, "stencil", &k) == GPUWCET_INVALID_ARGUMENT);
   CHECK(gpuwcet_profile_find(&p, NULL, &k) == GPUWCET_INVALID_ARGUMENT);
   CHECK(gpuwcet_profile_find(&p, "stencil", NULL) == GPUWCET_INVALID_ARGUMENT);
@@ -88,6 +97,89 @@ static void test_rejects_bad_blobs(void) {
   CHECK(gpuwcet_profile_open(copy + 1, test_profile_size, &p) == GPUWCET_OK);
   copy[1 + 200] ^= 0x10;
   CHECK(gpuwcet_profile_open(copy + 1, test_profile_size, &p) == GPUWCET_MALFORMED_DATA);
+}
+
+/* Field access and resealing, to make blobs a writer of this version could
+ * produce but must not: every field valid on its own, the CRC intact. */
+static uint32_t get32(const unsigned char* b, size_t at) {
+  return (uint32_t)b[at] | ((uint32_t)b[at + 1] << 8) | ((uint32_t)b[at + 2] << 16) |
+         ((uint32_t)b[at + 3] << 24);
+}
+
+static void put32(unsigned char* b, size_t at, uint32_t v) {
+  int i;
+  for (i = 0; i < 4; ++i) b[at + (size_t)i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Offset of the record of kernel `name`, 0 when there is none. */
+static size_t record_of(const unsigned char* b, const char* name) {
+  uint32_t i;
+  for (i = 0; i < get32(b, 12); ++i) {
+    const size_t at = get32(b, 32 + 8 * (size_t)i);
+    if (strcmp((const char*)b + at, name) == 0) return at;
+  }
+  return 0;
+}
+
+/* A fresh copy of the test profile to patch; NULL if it does not fit. */
+static unsigned char* fresh_copy(void) {
+  static unsigned char copy[2048];
+  CHECK(sizeof copy >= test_profile_size);
+  if (sizeof copy < test_profile_size) return NULL;
+  memcpy(copy, test_profile, test_profile_size);
+  return copy;
+}
+
+/* Opens a patched copy after giving it a valid CRC again. */
+static gpuwcet_status open_resealed(unsigned char* b) {
+  gpuwcet_profile p;
+  uint32_t c = 0xFFFFFFFFu;
+  size_t i;
+  int k;
+  for (i = 0; i + 4 < test_profile_size; ++i) { /* every byte before the CRC */
+    c ^= b[i];
+    for (k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  put32(b, test_profile_size - 4, ~c);
+  return gpuwcet_profile_open(b, test_profile_size, &p);
+}
+
+/* The makespan model stands for the whole block: a model of fewer warps than
+ * the block has would give a B_1 below the block's real time. */
+static void test_makespan_warps_cover_the_block(void) {
+  unsigned char* b = fresh_copy();
+  size_t rec;
+  if (b == NULL) return;
+  rec = record_of(b, "llcll");
+  CHECK(rec != 0 && get32(b, rec + 48) == 8 && get32(b, rec + 56) == 8); /* W = 8 */
+  put32(b, rec + 56, 7);
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
+  put32(b, rec + 56, 1);
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
+  put32(b, rec + 56, 9); /* more warps than the block: a looser model, still safe */
+  CHECK(open_resealed(b) == GPUWCET_OK);
+}
+
+/* Names must strictly increase along the directory: that one check proves
+ * them unique, so opening stays linear in the kernel count, and lets
+ * gpuwcet_profile_find search by halves. */
+static void test_names_in_order(void) {
+  unsigned char* b = fresh_copy();
+  size_t first;
+  if (b == NULL) return;
+  first = record_of(b, "llcll");
+  CHECK(first == get32(b, 32)); /* the smallest name comes first */
+  memcpy(b + first, "zzzzz", 5); /* unique, out of order */
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
+  memcpy(b + first, "reduce", 6); /* the name of the next kernel */
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
+  memcpy(b + first, "aaaaaa", 6); /* still first */
+  CHECK(open_resealed(b) == GPUWCET_OK);
+  /* Version 2 allowed any order: refused as a foreign version. */
+  b = fresh_copy();
+  if (b == NULL) return;
+  b[4] = 2;
+  CHECK(open_resealed(b) == GPUWCET_UNSUPPORTED_VERSION);
 }
 
 static void test_kernel_wcet_by_hand(void) {
@@ -185,6 +277,8 @@ static void test_bad_launches(void) {
 int main(void) {
   test_open_and_find();
   test_rejects_bad_blobs();
+  test_makespan_warps_cover_the_block();
+  test_names_in_order();
   test_kernel_wcet_by_hand();
   test_more_blocks_never_less_time();
   test_bad_launches();

@@ -3,20 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_check.h"
 #include "gpuwcet.h"
-
-static int g_passed = 0;
-static int g_failed = 0;
-
-#define CHECK(cond)                                                    \
-  do {                                                                 \
-    if (cond) {                                                        \
-      ++g_passed;                                                      \
-    } else {                                                           \
-      ++g_failed;                                                      \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                  \
-  } while (0)
 
 static gpuwcet_sm_desc sm_with(uint32_t l_units, uint32_t c_units) {
   gpuwcet_sm_desc sm;
@@ -98,6 +86,43 @@ static void test_budget_and_progress(void) {
   }
 }
 
+/* CCCCSLCLCSCLCC over L, C and S, 8 warps, a one-entry memo: proven exact
+ * within 265 expansions, while rebuilding a worst schedule needs thousands
+ * more. The budget holds for both; the exact bounds come back without a
+ * schedule. */
+static void test_schedule_within_budget(void) {
+  const char* k = "CCCCSLCLCSCLCC";
+  gpuwcet_sm_desc sm = sm_with(32, 32);
+  gpuwcet_search_options o;
+  gpuwcet_makespan_result plain;
+  gpuwcet_makespan_result r;
+  gpuwcet_search_stats stats;
+  size_t bytes = 0, entries = 0;
+  CHECK(gpuwcet_sm_add_class(&sm, 'S', 32) == GPUWCET_OK);
+  CHECK(gpuwcet_search_options_init(&o) == GPUWCET_OK);
+  o.memo_entries = 1;
+  o.max_nodes = 265;
+  CHECK(gpuwcet_makespan_search_arena_bytes(&sm, k, 14, 8, &o, &bytes) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_schedule_entries(&sm, k, 14, 8, &entries) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_result_init(&plain) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_result_init(&r) == GPUWCET_OK);
+  CHECK(gpuwcet_search_stats_init(&stats) == GPUWCET_OK);
+  {
+    void* arena = malloc(bytes);
+    uint32_t* sched = calloc(entries, sizeof *sched);
+    CHECK(gpuwcet_makespan_search(&sm, k, 14, 8, &o, arena, bytes, &plain, NULL, 0, NULL) ==
+          GPUWCET_OK);
+    CHECK(gpuwcet_makespan_search(&sm, k, 14, 8, &o, arena, bytes, &r, sched, entries, &stats) ==
+          GPUWCET_SCHEDULE_UNAVAILABLE);
+    CHECK(stats.nodes <= 265 && stats.schedule_cycles == 0);
+    CHECK(r.exact == 1 && r.safe == 1 && r.upper_bound == plain.upper_bound &&
+          r.lower_bound == plain.upper_bound && r.makespan == plain.makespan);
+    CHECK(strlen(gpuwcet_status_message(GPUWCET_SCHEDULE_UNAVAILABLE)) > 0);
+    free(sched);
+    free(arena);
+  }
+}
+
 static void test_approx(void) {
   /* LCL, sigma 1/1, W = 4: Eq. (43) gives 2 * T(2) = 8; the worst case is 9. */
   gpuwcet_sm_desc sm = sm_with(32, 32);
@@ -149,6 +174,7 @@ static void test_bad_input(void) {
 int main(void) {
   test_figure2();
   test_budget_and_progress();
+  test_schedule_within_budget();
   test_approx();
   test_bad_input();
   printf("%d passed, %d failed\n", g_passed, g_failed);

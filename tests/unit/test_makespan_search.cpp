@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -58,15 +59,15 @@ SearchRun search(const Problem& p, SearchOptions options = {}, bool with_schedul
   at[0] = p.in.warps;
   for (std::uint64_t t = 0; t < cycles; ++t) {
     if (at[len] == p.in.warps) return ::testing::AssertionFailure() << "finished early at " << t;
-    std::uint64_t waiting[2] = {0, 0};
-    std::uint64_t served[2] = {0, 0};
+    std::array<std::uint64_t, kMaxUnitClasses> waiting{};
+    std::array<std::uint64_t, kMaxUnitClasses> served{};
     for (std::size_t k = 0; k < len; ++k) {
       const std::uint32_t x = sched[t * len + k];
       if (x > at[k]) return ::testing::AssertionFailure() << "cycle " << t << " takes absent warps";
       waiting[p.instr[k]] += at[k];
       served[p.instr[k]] += x;
     }
-    for (int u = 0; u < 2; ++u) {
+    for (std::size_t u = 0; u < p.in.class_count; ++u) {
       const std::uint64_t must = std::min(p.in.capacity[u], waiting[u]);
       if (served[u] != must) {
         return ::testing::AssertionFailure() << "cycle " << t << " class " << u << " serves "
@@ -148,16 +149,71 @@ TEST(MakespanSearch, AnytimeBoundsBracketTheExactValue) {
         SearchOptions o;
         o.max_nodes = budget;
         const SearchRun r = search(p, o);
-        ASSERT_TRUE(r.status == Status::ok || r.status == Status::budget_exhausted);
+        ASSERT_TRUE(r.status == Status::ok || r.status == Status::budget_exhausted ||
+                    r.status == Status::schedule_unavailable);
         EXPECT_LE(r.result.lower_bound, v) << k << " W=" << w << " budget " << budget;
         EXPECT_GE(r.result.upper_bound, v) << k << " W=" << w << " budget " << budget;
-        EXPECT_EQ(r.result.exact, r.status == Status::ok);
+        EXPECT_EQ(r.result.exact, r.status != Status::budget_exhausted);
         if (r.result.schedule_cycles != 0) {
           EXPECT_TRUE(replays(p, r.schedule, r.result.schedule_cycles));
         }
       }
     }
   }
+}
+
+// CCCCSLCLCSCLCC over L, C and S, one unit each, 8 warps: the search proves
+// the worst case within 265 expansions with a one-entry memo, but
+// rebuilding a worst schedule takes thousands more.
+Problem three_class_problem() {
+  Problem p;
+  for (const char c : std::string("CCCCSLCLCSCLCC")) {
+    p.instr.push_back(c == 'L' ? 0 : c == 'C' ? 1 : 2);
+  }
+  p.in.instr = p.instr;
+  p.in.class_count = 3;
+  p.in.capacity = {1, 1, 1};
+  p.in.warps = 8;
+  return p;
+}
+
+// Rebuilding the schedule spends the caller's budget too: once it is gone the
+// call keeps the exact bounds and says that no schedule came with them.
+TEST(MakespanSearch, ScheduleRebuildStaysWithinTheBudget) {
+  const Problem p = three_class_problem();
+  SearchOptions o;
+  o.memo_entries = 1;
+  o.max_nodes = 265;
+  const SearchRun bounds_only = search(p, o, false);
+  ASSERT_EQ(bounds_only.status, Status::ok);
+  ASSERT_TRUE(bounds_only.result.exact);
+  const std::uint64_t worst = bounds_only.result.upper_bound;
+  SearchRun r = search(p, o);
+  EXPECT_EQ(r.status, Status::schedule_unavailable);
+  EXPECT_LE(r.result.nodes, o.max_nodes);
+  EXPECT_TRUE(r.result.exact);
+  EXPECT_EQ(r.result.lower_bound, worst);
+  EXPECT_EQ(r.result.upper_bound, worst);
+  EXPECT_EQ(r.result.schedule_cycles, 0u);
+  o.max_nodes = 0;
+  o.max_steps = bounds_only.result.steps + 1;
+  r = search(p, o);
+  EXPECT_EQ(r.status, Status::schedule_unavailable);
+  EXPECT_LE(r.result.steps, o.max_steps);
+  EXPECT_EQ(r.result.upper_bound, worst);
+  // Without a budget the schedule comes; with exactly the expansions that
+  // took, too, and with one fewer it does not.
+  o.max_steps = 0;
+  const SearchRun unlimited = search(p, o);
+  ASSERT_EQ(unlimited.status, Status::ok);
+  EXPECT_EQ(unlimited.result.schedule_cycles, worst);
+  EXPECT_TRUE(replays(p, unlimited.schedule, worst));
+  o.max_nodes = unlimited.result.nodes;
+  r = search(p, o);
+  EXPECT_EQ(r.status, Status::ok);
+  EXPECT_TRUE(replays(p, r.schedule, r.result.schedule_cycles));
+  o.max_nodes = unlimited.result.nodes - 1;
+  EXPECT_EQ(search(p, o).status, Status::schedule_unavailable);
 }
 
 TEST(MakespanSearch, StepBudgetAndTinyMemoStayCorrect) {
@@ -183,7 +239,9 @@ TEST(MakespanSearch, StateBoundIsSafeFromEveryReachableRoot) {
         const Problem p = make(k, cl, 1, w);
         std::vector<std::uint16_t> root(p.instr.size(), 0);
         root[0] = static_cast<std::uint16_t>(w);
-        EXPECT_GE(state_upper_bound(p.in, root), brute(p));
+        std::uint64_t bound = 0;
+        ASSERT_EQ(state_upper_bound(p.in, root, bound), Status::ok);
+        EXPECT_GE(bound, brute(p));
       }
     }
   }
@@ -288,7 +346,8 @@ int check_state_bound(std::size_t classes, std::size_t max_len, std::uint64_t ma
             std::vector<int> pos;
             for (std::size_t k = 0; k < len; ++k) pos.insert(pos.end(), counts[k], static_cast<int>(k));
             const std::uint64_t v = oracle.value(pos);
-            const std::uint64_t b = state_upper_bound(in, counts);
+            std::uint64_t b = 0;
+            ASSERT_EQ(state_upper_bound(in, counts, b), Status::ok);
             EXPECT_GE(b, v) << "state bound below the exact value, classes " << classes
                             << " len " << len << " code " << code << " caps " << cap_code;
             tight += b == v ? 1 : 0;
@@ -334,7 +393,9 @@ TEST(MakespanSearch, ClosedFormIsTheStateBoundAtTheRoot) {
             ASSERT_EQ(order_aware_makespan_bound(shape, p.instr, w, closed), Status::ok);
             std::vector<std::uint16_t> root(p.instr.size(), 0);
             root[0] = static_cast<std::uint16_t>(w);
-            ASSERT_EQ(closed, state_upper_bound(p.in, root)) << k << " " << cl << "/" << cc << " W=" << w;
+            std::uint64_t at_root = 0;
+            ASSERT_EQ(state_upper_bound(p.in, root, at_root), Status::ok);
+            ASSERT_EQ(closed, at_root) << k << " " << cl << "/" << cc << " W=" << w;
             std::uint64_t plain = 0;
             ASSERT_EQ(safe_pessimistic_makespan(shape, w, plain), Status::ok);
             ASSERT_LE(closed, plain);
@@ -370,6 +431,29 @@ TEST(MakespanSearch, BadInput) {
   EXPECT_EQ(makespan_search_arena_bytes(bad_class.in, o, bytes), Status::invalid_argument);
   Problem empty = make("", 1, 1, 2);
   EXPECT_EQ(makespan_search_arena_bytes(empty.in, o, bytes), Status::invalid_argument);
+}
+
+// A bad instance or state is a status, never a bound of 0 that a caller
+// could take for a real one.
+TEST(MakespanSearch, StateBoundReportsBadInput) {
+  const Problem p = make("LC", 1, 1, 4);
+  const std::uint64_t untouched = 12345;
+  std::uint64_t b = untouched;
+  const std::vector<std::uint16_t> state{2, 1};
+  ASSERT_EQ(state_upper_bound(p.in, state, b), Status::ok);
+  EXPECT_GT(b, 0u);
+  b = untouched;
+  EXPECT_EQ(state_upper_bound(make("LC", 1, 1, 0).in, state, b), Status::zero_warps);
+  EXPECT_EQ(state_upper_bound(make("LC", 0, 1, 4).in, state, b), Status::invalid_argument);
+  EXPECT_EQ(state_upper_bound(make("", 1, 1, 4).in, {}, b), Status::invalid_argument);
+  EXPECT_EQ(state_upper_bound(p.in, std::vector<std::uint16_t>{2}, b), Status::invalid_argument);
+  EXPECT_EQ(state_upper_bound(p.in, std::vector<std::uint16_t>{2, 1, 0}, b),
+            Status::invalid_argument);
+  EXPECT_EQ(state_upper_bound(p.in, std::vector<std::uint16_t>{4, 1}, b),
+            Status::invalid_argument);  // five warps of four
+  EXPECT_EQ(b, untouched);
+  ASSERT_EQ(state_upper_bound(p.in, std::vector<std::uint16_t>{0, 0}, b), Status::ok);
+  EXPECT_EQ(b, 0u);  // every warp finished
 }
 
 }  // namespace

@@ -117,6 +117,25 @@ TEST(PhaseProfile, CountsPhasesWithoutStorage) {
   EXPECT_EQ(sections[0].length, 14u);
 }
 
+// Without a section buffer the call still runs, to tell the caller how many
+// sections and phases to provide.
+TEST(PhaseProfile, SizingCallCountsSectionsAndPhases) {
+  std::vector<Instruction> code = example3_code();
+  code.insert(code.begin() + 1, kind_only(OpKind::barrier));
+  std::vector<std::byte> arena(profile_arena_bytes(16));
+  ProfileResult r;
+  EXPECT_EQ(profile_warp(example3_hw(), code, 16, arena, {}, {}, r), Status::buffer_too_small);
+  EXPECT_EQ(r.section_count, 2u);
+  const Profiled full = profile(example3_hw(), code);
+  ASSERT_EQ(full.status, Status::ok);
+  EXPECT_EQ(r.phase_count, full.result.phase_count);
+  EXPECT_EQ(r.total_cycles, full.result.total_cycles);
+  EXPECT_EQ(r.instructions, full.result.instructions);
+  // Bad input is still reported as such.
+  code = {kind_only(OpKind::barrier), op(7, {0}, {})};
+  EXPECT_EQ(profile_warp(example3_hw(), code, 16, arena, {}, {}, r), Status::not_found);
+}
+
 TEST(PhaseProfile, RejectsBadInput) {
   const auto hw = example3_hw();
   ProfileResult r;
@@ -135,6 +154,31 @@ TEST(PhaseProfile, RejectsBadInput) {
   code = {kind_only(OpKind::barrier), op(0, {1}, {})};
   EXPECT_EQ(profile_warp(hw, code, 16, arena, {}, sections, r), Status::buffer_too_small);
   EXPECT_EQ(r.section_count, 2u);
+}
+
+// Register ids are 16-bit: a larger count is refused before any arena size
+// is computed from it (24 * 2^61 bytes wraps to 0 in 64 bits, which once let
+// a 64-byte arena pass and the register words overrun it).
+TEST(PhaseProfile, RegisterCountIsLimitedToSixteenBitIds) {
+  const auto hw = example3_hw();
+  const std::vector<Instruction> code{op(0, {1}, {1})};
+  EXPECT_NE(profile_arena_bytes(kMaxRegisterCount), 0u);
+  EXPECT_EQ(profile_arena_bytes(kMaxRegisterCount + 1), 0u);
+  std::vector<std::byte> arena(profile_arena_bytes(kMaxRegisterCount));
+  std::array<SectionSummary, 1> sections{};
+  ProfileResult r;
+  std::uint64_t cycles = 0;
+  EXPECT_EQ(profile_warp(hw, code, kMaxRegisterCount, arena, {}, sections, r), Status::ok);
+  const std::size_t wrapping = std::size_t{1} << (8 * sizeof(std::size_t) - 3);
+  for (const std::size_t count : {kMaxRegisterCount + 1, wrapping, ~std::size_t{0}}) {
+    std::array<std::byte, 64> small{};
+    EXPECT_EQ(profile_warp(hw, code, count, small, {}, sections, r), Status::invalid_argument)
+        << count;
+    EXPECT_EQ(warp_alone_cycles(hw, code, count, small, true, cycles), Status::invalid_argument)
+        << count;
+  }
+  EXPECT_EQ(profile_warp(hw, code, kMaxRegisterCount + 1, arena, {}, sections, r),
+            Status::invalid_argument);
 }
 
 TEST(PhaseProfile, SharedResourceSerialisesUnits) {
@@ -190,6 +234,28 @@ TEST(BlockBound, GeneralUpperBoundAddsOthersExecution) {
   EXPECT_EQ(block_bound(s, 3, 0, b), Status::invalid_argument);
   s[0].length = ~std::uint64_t{0} - 1;
   EXPECT_EQ(block_bound(s, 3, 1, b), Status::overflow);
+}
+
+// Held cycles outside the resource mask were dropped from the other warps'
+// sums, and a length below the phases cut the warp's own term: both gave a
+// smaller bound than the summaries imply, so both are refused.
+TEST(BlockBound, RejectsSummariesProfilingCannotMake) {
+  const Profiled p = profile(example3_hw(), example3_code());
+  std::vector<SectionSummary> s(2, p.sections[0]);
+  BlockBound b;
+  ASSERT_EQ(block_bound(s, 2, 1, b), Status::ok);
+  const BlockBound good = b;
+  s[1].held[7] = 100;  // resource 7 is not in the mask
+  EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
+  s[1].resource_mask |= 1u << 7;
+  ASSERT_EQ(block_bound(s, 2, 1, b), Status::ok);
+  EXPECT_GE(b.safe_upper_bound, good.safe_upper_bound);
+  s = std::vector<SectionSummary>(2, p.sections[0]);
+  s[0].length = s[0].execution + s[0].idle - 1;
+  EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
+  s[0].execution = ~std::uint64_t{0};
+  EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
+  EXPECT_EQ(b.safe_upper_bound, good.safe_upper_bound);  // untouched on failure
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Compiled timing profiles on the host: manifest, blob, C source, inspection.
 #include "gpuwcet_tools/profile_writer.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -279,13 +280,17 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
   return out;
 }
 
-std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& kernels) {
-  if (kernels.size() > kProfileMaxKernels) throw ToolError("too many kernels");
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    for (std::size_t j = i + 1; j < kernels.size(); ++j) {
-      if (kernels[i].name == kernels[j].name) {
-        throw ToolError(fmt::format("kernel '{}' is listed twice", kernels[i].name));
-      }
+std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& listed) {
+  if (listed.size() > kProfileMaxKernels) throw ToolError("too many kernels");
+  // The format stores kernels in increasing name order (bytewise), whatever
+  // the manifest's order: the reader then proves the names unique in one
+  // pass and finds a kernel by binary search. Indices follow the names.
+  std::vector<KernelEntry> kernels = listed;
+  std::sort(kernels.begin(), kernels.end(),
+            [](const KernelEntry& a, const KernelEntry& b) { return a.name < b.name; });
+  for (std::size_t i = 1; i < kernels.size(); ++i) {
+    if (kernels[i - 1].name == kernels[i].name) {
+      throw ToolError(fmt::format("kernel '{}' is listed twice", kernels[i].name));
     }
   }
   std::vector<std::vector<std::uint8_t>> records;

@@ -32,8 +32,9 @@ struct KernelEntry {
 // it are relative to the manifest. Throws ToolError "file:line: message".
 std::vector<KernelEntry> load_manifest(const std::string& path);
 
-// The blob. Throws ToolError naming the kernel and the problem; the result
-// always passes gpuwcet::open_profile.
+// The blob, its kernels in name order (the format's; indices follow it).
+// Throws ToolError naming the kernel and the problem; the result always
+// passes gpuwcet::open_profile.
 std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& kernels);
 
 // A C99 source defining `const unsigned char <symbol>[]` and
