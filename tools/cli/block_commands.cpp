@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/makespan_problem.hpp"
 #include "gpuwcet_tools/svg_timeline.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
@@ -178,7 +179,7 @@ int run_phases(const BlockOptions& o) {
                                p.start + p.length, p.length, p.section);
     }
   }
-  if (o.json) std::cout << j.dump(2) << '\n';
+  if (o.json) std::cout << json_text(j) << '\n';
   if (!o.svg.empty()) write_text_file(o.svg, render_svg(timeline));
   return 0;
 }
@@ -221,7 +222,7 @@ int run_block_wcet(const BlockOptions& o) {
                             {"issues", issues},
                             {"instructions", w.result.instructions}});
     }
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
   } else {
     std::cout << fmt::format("trace               {} ({} block{})\n", in.trace.path,
                              in.trace.blocks.size(), in.trace.blocks.size() == 1 ? "" : "s");
@@ -333,7 +334,7 @@ int run_simulate(const BlockOptions& o) {
   }
   j["worst_cycles"] = worst;
   if (o.json) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
   } else if (runs.size() > 1) {
     std::cout << fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, policy_name(runs[worst_run].policy));
   }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/makespan_report.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 
@@ -67,7 +68,7 @@ int run(const MakespanOptions& o) {
     if (o.json) {
       nlohmann::json j = to_json(problem, v, report);
       if (o.schedule) j["schedule"] = schedule_json(v, report, problem.warps);
-      std::cout << j.dump(2) << '\n';
+      std::cout << json_text(j) << '\n';
     } else {
       std::cout << to_text(problem, v, report);
       if (o.schedule) std::cout << gantt(v, report, problem.warps);

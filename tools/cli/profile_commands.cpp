@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/profile_writer.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 
@@ -63,7 +64,7 @@ int run_inspect(const InspectOptions& o) {
   try {
     const std::vector<std::uint8_t> blob = read_binary_file(o.input);
     if (o.json) {
-      std::cout << inspect_json(blob).dump(2) << '\n';
+      std::cout << json_text(inspect_json(blob)) << '\n';
     } else {
       std::cout << inspect_text(blob);
     }
