@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "commands.hpp"
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "gpuwcet_tools/file_io.hpp"
 #include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/makespan_problem.hpp"
 #include "gpuwcet_tools/svg_timeline.hpp"
@@ -74,6 +76,21 @@ struct Inputs {
   std::string ptx;        // the PTX file given, or empty
 };
 
+// The gpgpusim.config next to a trace (the machine it ran on), or empty when
+// there is none. A path the system cannot look into (a loop of symbolic
+// links, a name too long) is an error: silently falling back to a preset
+// would bound the trace on other hardware.
+std::string config_next_to(const std::string& trace) {
+  const std::filesystem::path p = std::filesystem::path(trace).parent_path() / "gpgpusim.config";
+  std::error_code ec;
+  const bool there = std::filesystem::exists(p, ec);
+  if (ec) {
+    throw ToolError(fmt::format("{}: cannot look for a gpgpusim.config next to it ({}: {})", trace,
+                                p.string(), ec.message()));
+  }
+  return there ? p.string() : std::string();
+}
+
 Inputs load_inputs(const BlockOptions& o) {
   if (!o.hw_file.empty() && !o.hw_preset.empty()) throw ToolError("give --hw or --hw-preset, not both");
   std::optional<std::uint32_t> mem;
@@ -82,10 +99,7 @@ Inputs load_inputs(const BlockOptions& o) {
   }
   Inputs in;
   std::string hw_file = o.hw_file;
-  if (hw_file.empty() && o.hw_preset.empty()) {
-    const std::filesystem::path next_to = std::filesystem::path(o.trace).parent_path() / "gpgpusim.config";
-    if (std::filesystem::exists(next_to)) hw_file = next_to.string();
-  }
+  if (hw_file.empty() && o.hw_preset.empty()) hw_file = config_next_to(o.trace);
   if (!hw_file.empty()) {
     in.config = load_hardware_file(hw_file, mem);
   } else {

@@ -1,6 +1,5 @@
 // gpuwcet compile / gpuwcet inspect: compiled timing profiles
 // (docs/profile-format.md).
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuwcet_tools/file_io.hpp"
 #include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/profile_writer.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
@@ -43,10 +43,7 @@ int run_compile(const CompileOptions& o) {
       std::string command = "gpuwcet compile";
       for (const std::string& in : o.inputs) command += " " + in;
       command += " --emit-c --symbol " + o.symbol + " -o " + o.output;
-      const std::string text = emit_c(blob, o.symbol, command);
-      std::ofstream out(o.output, std::ios::binary);
-      out << text;
-      if (!out) throw ToolError(fmt::format("{}: cannot write", o.output));
+      write_text_file(o.output, emit_c(blob, o.symbol, command));
     } else {
       write_binary_file(o.output, blob);
     }

@@ -2,9 +2,7 @@
 #include "gpuwcet_tools/profile_writer.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <iterator>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -421,18 +419,6 @@ std::string inspect_text(const std::vector<std::uint8_t>& blob) {
     o << fmt::format("  interference        {} cycles (E, what one block can take from another)\n", k["block_interference_cycles"].get<std::uint64_t>());
   }
   return o.str();
-}
-
-std::vector<std::uint8_t> read_binary_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError(fmt::format("{}: cannot open", path));
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw ToolError(fmt::format("{}: cannot write", path));
 }
 
 }  // namespace gpuwcet::tools

@@ -2,7 +2,6 @@
 #include "gpuwcet_tools/svg_timeline.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include <fmt/format.h>
 
@@ -86,14 +85,6 @@ std::string render_svg(const Timeline& t) {
                    kLeft + kWidth, height - 6, end);
   s += "</svg>\n";
   return s;
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw ToolError(fmt::format("{}: cannot open for writing", path));
-  out << text;
-  out.close();
-  if (!out) throw ToolError(fmt::format("{}: write failed", path));
 }
 
 }  // namespace gpuwcet::tools

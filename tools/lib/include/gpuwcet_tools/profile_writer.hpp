@@ -45,7 +45,4 @@ std::string emit_c(const std::vector<std::uint8_t>& blob, const std::string& sym
 nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob);
 std::string inspect_text(const std::vector<std::uint8_t>& blob);
 
-std::vector<std::uint8_t> read_binary_file(const std::string& path);
-void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
-
 }  // namespace gpuwcet::tools
