@@ -108,6 +108,10 @@ TEST(ReadersErrors, HardwareFiles) {
   hw_error("[[unit]]\nname = \"a_very_long_unit_name\"\ninitiation = 1\nlatency = 2\n",
            "hw.toml:2: ", "unit name");
   hw_error(unit + "[opcodes]\nLDG = { unit = \"a\", kind = \"fetch\" }\n", "hw.toml:6: ", "kind");
+  hw_error("[[unit]]\nname = \"a\"\ninitiation = 1\nlatency = 2\nresource = \"r\"\n"
+           "[[unit]]\nname = \"b\"\ninitiation = 1\nlatency = 2\nresource = \"r\"\n"
+           "queued_dispatch = true\n",
+           "hw.toml:6: ", "unit 'b' has queued_dispatch = true but unit 'a' (line 1)");
   auto sim_error = [](const std::string& text, const std::string& prefix, const std::string& words) {
     expect_error([&] { (void)parse_hardware_text("gpgpusim.config", text, {}); }, prefix, words);
   };

@@ -213,6 +213,19 @@ TEST(ReadersHardware, PresetHasTheAluUnitOnTheIntPipe) {
   EXPECT_EQ(validate(c.hw), Status::ok);
 }
 
+// The appended alu unit shares int_add's resource, so it takes int_add's
+// queued dispatch (units of one resource must agree on it).
+TEST(ReadersHardware, AluTakesTheQueuedDispatchOfIntAdd) {
+  const std::string hw =
+      "[[unit]]\nname = \"int_add\"\ninitiation = 1\nlatency = 4\nqueued_dispatch = true\n"
+      "[[unit]]\nname = \"mem\"\ninitiation = 1\nlatency = \"memory\"\n";
+  const HardwareConfig c = parse_hardware_text("hw.toml", hw, {});
+  const std::size_t alu = unit(c, "alu");
+  EXPECT_EQ(unit_resource(c.hw, alu), unit_resource(c.hw, unit(c, "int_add")));
+  EXPECT_NE(c.hw.units[alu].flags & kUnitQueuedDispatch, 0u);
+  EXPECT_EQ(validate(c.hw), Status::ok);
+}
+
 TEST(ReadersHardware, RulesOverrideTheBuiltInClassification) {
   const std::string hw =
       "memory_latency = 10\n"
