@@ -156,13 +156,22 @@ std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::stri
   return idx;
 }
 
+// The block phases and simulate look at: --block as an index, or 'worst',
+// the block with the largest bound (the one block-wcet picks); block 0 when
+// not given.
+std::size_t chosen_block(const Inputs& in, const std::string& block) {
+  if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", in.trace.path));
+  if (block.empty()) return 0;
+  const BlockChoice choice = parse_block_choice(block, in.trace.blocks.size());
+  if (!choice.worst) return choice.index;
+  return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain).block_index;
+}
+
 const char* kind_name(PhaseKind k) { return k == PhaseKind::execution ? "execution" : "idle"; }
 
 int run_phases(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
-  const std::size_t b = o.block.empty() ? 0 : parse_block_choice(o.block, in.trace.blocks.size()).index;
-  if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", o.trace));
-  const BlockTrace& block = in.trace.blocks[b];
+  const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
   Timeline timeline;
   timeline.title = fmt::format("{} {}: phases of each warp alone", o.trace, block.label);
   nlohmann::json j = inputs_json(in);
@@ -293,9 +302,7 @@ const char* policy_name(SchedulerPolicy p) {
 
 int run_simulate(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
-  const std::size_t b = o.block.empty() ? 0 : parse_block_choice(o.block, in.trace.blocks.size()).index;
-  if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", o.trace));
-  const BlockTrace& block = in.trace.blocks[b];
+  const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
   std::vector<std::vector<Instruction>> warps;
   for (const WarpTrace& w : block.warps) warps.push_back(w.code);
 
@@ -379,7 +386,8 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
   if (block_option) {
     cmd->add_option("--block", o->block,
                     simulate_options || warp_option
-                        ? "block index in the trace (default 0)"
+                        ? "block index in the trace, or 'worst': the block with the largest "
+                          "bound, as block-wcet picks it (default 0)"
                         : "block index in the trace, or 'worst' (default: the block with the "
                           "largest bound)");
   }
