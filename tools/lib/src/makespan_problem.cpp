@@ -140,7 +140,7 @@ MakespanConfig load_makespan_config(const std::string& path) {
   return p;
 }
 
-ValidatedProblem validate(const MakespanProblem& problem) {
+ValidatedProblem validate_model(const MakespanProblem& problem) {
   ValidatedProblem v;
   v.sm.warp_size = problem.warp_size;
   if (problem.warp_size == 0) throw ToolError("the warp size must be at least 1");
@@ -183,7 +183,11 @@ ValidatedProblem validate(const MakespanProblem& problem) {
     default:
       throw ToolError(fmt::format("kernel '{}': {}", problem.kernel, status_message(st)));
   }
-  // The transformed string is shown in every output; refuse to print absurd ones.
+  return v;
+}
+
+ValidatedProblem validate(const MakespanProblem& problem) {
+  ValidatedProblem v = validate_model(problem);  // The transformed string is shown in every output; refuse to print absurd ones.
   constexpr std::uint64_t kMaxShownLength = 1u << 24;
   if (v.shape.length > kMaxShownLength) {
     throw ToolError(fmt::format("the transformed kernel has {} instructions; at most {} are "

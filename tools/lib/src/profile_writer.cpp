@@ -11,6 +11,7 @@
 #include "gpuwcet/checked_math.hpp"
 #include "gpuwcet/profile.hpp"
 #include "gpuwcet_tools/block_analysis.hpp"
+#include "gpuwcet_tools/makespan_problem.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 
@@ -46,9 +47,31 @@ void set32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
+// "manifest:line: kernel 'name'", the start of a message about `k`.
+std::string kernel_context(const KernelEntry& k) {
+  return k.where.empty() ? fmt::format("kernel '{}'", k.name)
+                         : fmt::format("{}: kernel '{}'", k.where, k.name);
+}
+
+// The makespan model as the makespan analysis checks it: classes, unit
+// counts, the kernel string's symbols. Without this the core's check of
+// the finished blob refuses a bad model with no word of which or why.
+void check_makespan_model(const KernelEntry& k, std::uint64_t block_warps) {
+  MakespanProblem p;
+  p.kernel = k.kernel_string;
+  p.warps = k.makespan_warps != 0 ? k.makespan_warps : block_warps;
+  p.warp_size = k.warp_size;
+  p.units = k.units;
+  try {
+    (void)validate_model(p);
+  } catch (const ToolError& e) {
+    throw ToolError(fmt::format("{}: makespan model: {}", kernel_context(k), e.what()));
+  }
+}
+
 std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
   const auto fail = [&](const std::string& what) {
-    throw ToolError(fmt::format("kernel '{}': {}", k.name, what));
+    throw ToolError(fmt::format("{}: {}", kernel_context(k), what));
   };
   if (k.name.empty() || k.name.size() >= kProfileNameSize) fail("name must have 1 to 31 characters");
   for (const char c : k.name) {
@@ -71,6 +94,7 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
   if (k.kernel_string.size() > kProfileMaxKernelString) fail("kernel_string too long");
   if (!k.kernel_string.empty() && k.units.empty()) fail("kernel_string needs 'units'");
   if (k.units.size() > kMaxUnitClasses) fail("more than 8 unit classes");
+  if (!k.kernel_string.empty()) check_makespan_model(k, warps);
   std::vector<std::uint8_t> r;
   for (std::size_t i = 0; i < kProfileNameSize; ++i) {
     r.push_back(i < k.name.size() ? static_cast<std::uint8_t>(k.name[i]) : 0);
@@ -120,7 +144,7 @@ struct TraceInput {
   std::uint32_t memory_latency = 0;  // 0: the hardware's own / 200 for a preset
   std::string block;          // "worst" (default) or an index
   std::string block_dim;      // launch shape for PTX memory costs, "X[,Y[,Z]]"; empty: unknown
-  std::string where;          // manifest position, for messages
+  std::string where;          // manifest position of 'trace', else of another of these keys
 };
 
 // The (length, demand) pair the profile keeps of a warp's section summary.
@@ -137,7 +161,7 @@ std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_
   const std::filesystem::path dir = std::filesystem::path(manifest).parent_path();
   auto relative = [&](const std::string& p) { return (dir / p).lexically_normal().string(); };
   if (!in.preset.empty() && !in.hardware_file.empty()) {
-    throw ToolError(fmt::format("{}: give 'hardware' or 'hardware_file', not both", in.where));
+    throw ToolError("give 'hardware' or 'hardware_file', not both");
   }
   std::optional<std::uint32_t> latency;
   if (in.memory_latency != 0) latency = in.memory_latency;
@@ -149,16 +173,20 @@ std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_
   if (!in.block_dim.empty()) {
     const auto shape = parse_block_shape(in.block_dim);
     if (!shape) {
-      throw ToolError(fmt::format("{}: bad 'block_dim' '{}' (expected X, X,Y or X,Y,Z, at most "
+      throw ToolError(fmt::format("bad 'block_dim' '{}' (expected X, X,Y or X,Y,Z, at most "
                                   "1024 threads)",
-                                  in.where, in.block_dim));
+                                  in.block_dim));
     }
     options.block_shape = *shape;
   }
   const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
-  const BlockAnalysis a =
-      analyse_chosen_block(hw.hw, trace, parse_block_choice(in.block, trace.blocks.size()),
-                           hw.barriers_drain);
+  BlockChoice choice;
+  try {
+    choice = parse_block_choice(in.block, trace.blocks.size());
+  } catch (const ToolError& e) {
+    throw ToolError(fmt::format("{}: {}", trace.path, e.what()));
+  }
+  const BlockAnalysis a = analyse_chosen_block(hw.hw, trace, choice, hw.barriers_drain);
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> out(
       a.warps.front().sections.size());
   for (const WarpAnalysis& w : a.warps) {
@@ -197,6 +225,7 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
     const toml::table* t = kn.as_table();
     if (t == nullptr) throw ToolError(fmt::format("{}: 'kernel' must be [[kernel]] tables", where(path, kn)));
     KernelEntry k;
+    k.where = where(path, kn);
     TraceInput from_trace;
     for (const auto& [key, n] : *t) {
       const std::string name(key.str());
@@ -250,9 +279,10 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
          : name == "hardware_file" ? from_trace.hardware_file
          : name == "block"         ? from_trace.block
                                    : from_trace.block_dim) = *n.value<std::string>();
-        from_trace.where = where(path, n);
+        if (name == "trace" || from_trace.where.empty()) from_trace.where = where(path, n);
       } else if (name == "memory_latency") {
         from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, 1u << 20));
+        if (from_trace.where.empty()) from_trace.where = where(path, n);
       } else {
         throw ToolError(fmt::format("{}: unknown key '{}'", where(path, n), name));
       }
@@ -263,7 +293,11 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
         throw ToolError(fmt::format("{}: kernel '{}' gives both 'sections' and 'trace'",
                                     from_trace.where, k.name));
       }
-      k.sections = sections_from_trace(path, from_trace);
+      try {
+        k.sections = sections_from_trace(path, from_trace);
+      } catch (const ToolError& e) {
+        throw ToolError(fmt::format("{}: kernel '{}': {}", from_trace.where, k.name, e.what()));
+      }
     } else if (!from_trace.where.empty()) {
       throw ToolError(fmt::format("{}: kernel '{}': 'hardware', 'hardware_file', 'memory_latency', "
                                   "'block' and 'block_dim' need a 'trace'",
@@ -282,7 +316,7 @@ std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& kernels)
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     for (std::size_t j = i + 1; j < kernels.size(); ++j) {
       if (kernels[i].name == kernels[j].name) {
-        throw ToolError(fmt::format("kernel '{}' is listed twice", kernels[i].name));
+        throw ToolError(fmt::format("{} is listed twice", kernel_context(kernels[j])));
       }
     }
   }
@@ -315,7 +349,7 @@ std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& kernels)
     BlockTiming t;
     const Status ts = block_timing(p.kernel(i), t);
     if (ts != Status::ok) {
-      throw ToolError(fmt::format("kernel '{}': {}", kernels[i].name, status_text(ts)));
+      throw ToolError(fmt::format("{}: {}", kernel_context(kernels[i]), status_text(ts)));
     }
   }
   return b;

@@ -56,6 +56,11 @@ struct ValidatedProblem {
 };
 ValidatedProblem validate(const MakespanProblem& problem);
 
+// validate() without the transformed kernel string (left empty), whose
+// length the tools cap only to print it: what a compiled profile's
+// makespan model needs.
+ValidatedProblem validate_model(const MakespanProblem& problem);
+
 // "1/2", "3", ... for sigma of class index u.
 std::string sigma_text(const SmDescription& sm, std::size_t u);
 

@@ -26,14 +26,18 @@ struct KernelEntry {
   std::string kernel_string;
   std::uint32_t makespan_warps = 0;  // default: the block's warps
   std::vector<std::pair<char, std::uint32_t>> units;
+  // "manifest:line" of its [[kernel]] table, which the writer's messages
+  // start with; empty for an entry made in code.
+  std::string where;
 };
 
 // Reads a manifest (docs/profile-format.md, "Manifest"). Relative paths in
 // it are relative to the manifest. Throws ToolError "file:line: message".
 std::vector<KernelEntry> load_manifest(const std::string& path);
 
-// The blob. Throws ToolError naming the kernel and the problem; the result
-// always passes gpuwcet::open_profile.
+// The blob. Throws ToolError naming the kernel (with its manifest and line
+// when it has them) and the problem; the result always passes
+// gpuwcet::open_profile.
 std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& kernels);
 
 // A C99 source defining `const unsigned char <symbol>[]` and
