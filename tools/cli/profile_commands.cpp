@@ -32,6 +32,8 @@ struct InspectOptions {
 int run_compile(const CompileOptions& o) {
   using namespace gpuwcet::tools;
   try {
+    // Before the manifests, whose traces may take long to analyse.
+    if (o.emit_c) require_c_identifier(o.symbol);
     std::vector<KernelEntry> kernels;
     for (const std::string& in : o.inputs) {
       auto more = load_manifest(in);
@@ -87,7 +89,8 @@ void add_profile_commands(CLI::App& app, int& exit_code) {
   compile->add_option("-o,--output", c->output, "output file (.gwp, or .c with --emit-c)")
       ->required();
   compile->add_flag("--emit-c", c->emit_c, "write a C source file with a const array");
-  compile->add_option("--symbol", c->symbol, "name of the array with --emit-c");
+  compile->add_option("--symbol", c->symbol,
+                      "name of the array with --emit-c, a C identifier (default gpuwcet_profile)");
   compile->callback([c, &exit_code]() { exit_code = run_compile(*c); });
 
   auto i = std::make_shared<InspectOptions>();

@@ -41,9 +41,15 @@ std::vector<KernelEntry> load_manifest(const std::string& path);
 std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& kernels);
 
 // A C99 source defining `const unsigned char <symbol>[]` and
-// `const unsigned int <symbol>_size`, with `command` in a comment.
+// `const unsigned int <symbol>_size`, with `command` in a comment (as
+// printable ASCII, '?' for other bytes, and with no "*/" to end it early).
+// Throws what require_c_identifier throws.
 std::string emit_c(const std::vector<std::uint8_t>& blob, const std::string& symbol,
                    const std::string& command);
+
+// Throws ToolError unless `symbol` is a C identifier (letters, digits and
+// '_', not starting with a digit) other than a C99 keyword.
+void require_c_identifier(const std::string& symbol);
 
 // Reads a blob back through the core (throws ToolError with the status).
 nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob);
