@@ -54,6 +54,12 @@ TEST(ReadersErrors, AccelSim) {
               "before 'warp = n'");
   trace_error(kTb + "insts = 0\nwarp = 0\ninsts = 0\n#END_TB\n", a, "t.in:5: ", "twice");
   trace_error("-kernel name = k\n", a, "t.in:1: ", "no #BEGIN_TB");
+  // Two traces joined with cat: the second kernel's header follows the
+  // first kernel's blocks.
+  const std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                         "0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n";
+  trace_error("-kernel name = k1\n" + tb + "-kernel name = k2\n" + tb, a, "t.in:8: ",
+              "after the thread blocks of kernel 'k1'");
 }
 
 TEST(ReadersErrors, Ptx) {
