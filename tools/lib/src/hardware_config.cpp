@@ -91,6 +91,7 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
 
 HardwareConfig parse_hardware_text(const std::string& name, std::string_view content,
                                    std::optional<std::uint32_t> memory_latency) {
+  content = detail::skip_byte_order_mark(content);
   if (detail::looks_like_gpgpusim_config(content)) {
     return detail::parse_gpgpusim_config(name, content, memory_latency);
   }

@@ -253,6 +253,12 @@ std::string read_whole_file(const std::string& path) {
   return text;
 }
 
+std::string_view skip_byte_order_mark(std::string_view text) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (starts_with(text, kBom)) text.remove_prefix(kBom.size());
+  return text;
+}
+
 }  // namespace gpuwcet::tools::detail
 
 namespace gpuwcet::tools {
@@ -281,6 +287,7 @@ TraceFormat detect_format(std::string_view content) {
 
 TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
                           const HardwareConfig& config, const TraceReadOptions& options) {
+  content = detail::skip_byte_order_mark(content);
   if (format == TraceFormat::automatic) format = detect_format(content);
   switch (format) {
     case TraceFormat::accelsim:
