@@ -328,7 +328,9 @@ int run_simulate(const BlockOptions& o) {
   for (std::size_t r = 0; r < runs.size(); ++r) {
     BlockSimulationOptions so;
     so.policy = runs[r].policy;
-    so.seed = runs[r].seed == 0 ? 1 : runs[r].seed;
+    // Every seed as given, 0 included (std::mt19937_64 takes any), so the
+    // --seeds runs from --seed, wrapping past 2^64-1, are all different.
+    so.seed = runs[r].seed;
     so.record_trace = !o.svg.empty();
     so.barriers_drain = in.config.barriers_drain;
     BlockSimulation sim;
