@@ -167,10 +167,18 @@ std::size_t chosen_block(const Inputs& in, const std::string& block) {
   return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain).block_index;
 }
 
+// What a command produces: the text for stdout and, with --svg, the
+// timeline to draw.
+struct CommandOutput {
+  std::string text;
+  Timeline timeline;
+};
+
 const char* kind_name(PhaseKind k) { return k == PhaseKind::execution ? "execution" : "idle"; }
 
-int run_phases(const BlockOptions& o) {
+CommandOutput run_phases(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
+  CommandOutput out;
   const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
   Timeline timeline;
   timeline.title = fmt::format("{} {}: phases of each warp alone", o.trace, block.label);
@@ -194,21 +202,22 @@ int run_phases(const BlockOptions& o) {
       j["warps"].push_back(w);
       continue;
     }
-    std::cout << fmt::format("warp {}: {} cycles alone, {} instructions, {} phases, {} section{}\n",
-                             a.warp_id, a.result.total_cycles, a.result.instructions,
-                             a.phases.size(), a.sections.size(), a.sections.size() == 1 ? "" : "s");
+    out.text += fmt::format("warp {}: {} cycles alone, {} instructions, {} phases, {} section{}\n",
+                            a.warp_id, a.result.total_cycles, a.result.instructions,
+                            a.phases.size(), a.sections.size(), a.sections.size() == 1 ? "" : "s");
     for (const Phase& p : a.phases) {
-      std::cout << fmt::format("  {:<9} [{}, {})  {} cycles  section {}\n", kind_name(p.kind), p.start,
-                               p.start + p.length, p.length, p.section);
+      out.text += fmt::format("  {:<9} [{}, {})  {} cycles  section {}\n", kind_name(p.kind), p.start,
+                              p.start + p.length, p.length, p.section);
     }
   }
-  if (o.json) std::cout << json_text(j) << '\n';
-  if (!o.svg.empty()) write_text_file(o.svg, render_svg(timeline));
-  return 0;
+  if (o.json) out.text += json_text(j) + '\n';
+  out.timeline = std::move(timeline);
+  return out;
 }
 
-int run_block_wcet(const BlockOptions& o) {
+CommandOutput run_block_wcet(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
+  CommandOutput out;
   const BlockAnalysis a =
       analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks.size()),
                            in.config.barriers_drain);
@@ -245,31 +254,31 @@ int run_block_wcet(const BlockOptions& o) {
                             {"issues", issues},
                             {"instructions", w.result.instructions}});
     }
-    std::cout << json_text(j) << '\n';
+    out.text += json_text(j) + '\n';
   } else {
-    std::cout << fmt::format("trace               {} ({} block{})\n", in.trace.path,
-                             in.trace.blocks.size(), in.trace.blocks.size() == 1 ? "" : "s");
-    std::cout << fmt::format("hardware            {}, memory latency {}\n", in.config.source,
-                             in.config.memory_latency);
-    std::cout << fmt::format("block               {} ({} warps, {} section{})\n", a.label,
-                             a.warps.size(), a.section_bounds.size(),
-                             a.section_bounds.size() == 1 ? "" : "s");
-    std::cout << fmt::format("block WCET bound    {} cycles  [safe for every work-conserving scheduler]\n",
-                             bb.safe_upper_bound);
-    std::cout << fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
-                             bb.general_upper_bound);
-    std::cout << fmt::format("lower bound         {} cycles  [longest warp alone{}]\n", bb.lower_bound,
-                             in.config.hw.collector_units != 0 ? "; with collector units, no lower bound" : "");
+    out.text += fmt::format("trace               {} ({} block{})\n", in.trace.path,
+                            in.trace.blocks.size(), in.trace.blocks.size() == 1 ? "" : "s");
+    out.text += fmt::format("hardware            {}, memory latency {}\n", in.config.source,
+                            in.config.memory_latency);
+    out.text += fmt::format("block               {} ({} warps, {} section{})\n", a.label,
+                            a.warps.size(), a.section_bounds.size(),
+                            a.section_bounds.size() == 1 ? "" : "s");
+    out.text += fmt::format("block WCET bound    {} cycles  [safe for every work-conserving scheduler]\n",
+                            bb.safe_upper_bound);
+    out.text += fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
+                            bb.general_upper_bound);
+    out.text += fmt::format("lower bound         {} cycles  [longest warp alone{}]\n", bb.lower_bound,
+                            in.config.hw.collector_units != 0 ? "; with collector units, no lower bound" : "");
     if (in.trace.observed_cycles) {
-      std::cout << fmt::format("observed            {} cycles  [kernel_execution_time in the trace]\n",
-                               *in.trace.observed_cycles);
+      out.text += fmt::format("observed            {} cycles  [kernel_execution_time in the trace]\n",
+                              *in.trace.observed_cycles);
     }
     if (a.section_bounds.size() > 1) {
       for (std::size_t s = 0; s < a.section_bounds.size(); ++s) {
-        std::cout << fmt::format("  section {:<4} bound {:>10}  GUB {:>10}  lower {:>10}\n", s,
-                                 a.section_bounds[s].safe_upper_bound,
-                                 a.section_bounds[s].general_upper_bound,
-                                 a.section_bounds[s].lower_bound);
+        out.text += fmt::format("  section {:<4} bound {:>10}  GUB {:>10}  lower {:>10}\n", s,
+                                a.section_bounds[s].safe_upper_bound,
+                                a.section_bounds[s].general_upper_bound,
+                                a.section_bounds[s].lower_bound);
       }
     }
   }
@@ -279,9 +288,9 @@ int run_block_wcet(const BlockOptions& o) {
     for (const WarpAnalysis& w : a.warps) t.rows.push_back({fmt::format("warp {}", w.warp_id), w.phases, {}});
     t.markers.push_back({bb.safe_upper_bound, fmt::format("bound {}", bb.safe_upper_bound)});
     t.markers.push_back({bb.general_upper_bound, fmt::format("GUB {}", bb.general_upper_bound)});
-    write_text_file(o.svg, render_svg(t));
+    out.timeline = std::move(t);
   }
-  return 0;
+  return out;
 }
 
 SchedulerPolicy parse_policy(const std::string& p) {
@@ -300,8 +309,9 @@ const char* policy_name(SchedulerPolicy p) {
   return "?";
 }
 
-int run_simulate(const BlockOptions& o) {
+CommandOutput run_simulate(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
+  CommandOutput out;
   const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
   std::vector<std::vector<Instruction>> warps;
   for (const WarpTrace& w : block.warps) warps.push_back(w.code);
@@ -343,11 +353,11 @@ int run_simulate(const BlockOptions& o) {
     if (runs[r].policy == SchedulerPolicy::random) run["seed"] = so.seed;
     j["runs"].push_back(run);
     if (!o.json) {
-      std::cout << fmt::format("{:<10}{:>12} cycles\n",
-                               runs[r].policy == SchedulerPolicy::random
-                                   ? fmt::format("random {}", so.seed)
-                                   : std::string(policy_name(runs[r].policy)),
-                               sim.cycles);
+      out.text += fmt::format("{:<10}{:>12} cycles\n",
+                              runs[r].policy == SchedulerPolicy::random
+                                  ? fmt::format("random {}", so.seed)
+                                  : std::string(policy_name(runs[r].policy)),
+                              sim.cycles);
     }
     if (r == 0 || sim.cycles > worst) {
       worst = sim.cycles;
@@ -357,9 +367,9 @@ int run_simulate(const BlockOptions& o) {
   }
   j["worst_cycles"] = worst;
   if (o.json) {
-    std::cout << json_text(j) << '\n';
+    out.text += json_text(j) + '\n';
   } else if (runs.size() > 1) {
-    std::cout << fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, policy_name(runs[worst_run].policy));
+    out.text += fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, policy_name(runs[worst_run].policy));
   }
   if (!o.svg.empty()) {
     Timeline t;
@@ -374,9 +384,9 @@ int run_simulate(const BlockOptions& o) {
       t.rows.push_back(std::move(row));
     }
     for (std::uint64_t rel : worst_sim.releases) t.markers.push_back({rel, "barrier"});
-    write_text_file(o.svg, render_svg(t));
+    out.timeline = std::move(t);
   }
-  return 0;
+  return out;
 }
 
 template <typename F>
@@ -402,7 +412,12 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
   }
   cmd->callback([o, &exit_code, run, name]() {
     try {
-      exit_code = run(*o);
+      const CommandOutput out = run(*o);
+      // The SVG first: a path that cannot be written fails the command
+      // before anything is printed, rather than after its JSON.
+      if (!o->svg.empty()) write_text_file(o->svg, render_svg(out.timeline));
+      std::cout << out.text;
+      exit_code = 0;
     } catch (const ToolError& e) {
       std::cerr << "gpuwcet " << name << ": error: " << e.what() << '\n';
       exit_code = 2;
