@@ -174,6 +174,9 @@ struct CommandOutput {
   Timeline timeline;
 };
 
+// The "s" of a count's noun in text output: "1 warp", "2 warps".
+const char* plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
+
 const char* kind_name(PhaseKind k) { return k == PhaseKind::execution ? "execution" : "idle"; }
 
 CommandOutput run_phases(const BlockOptions& o) {
@@ -202,12 +205,13 @@ CommandOutput run_phases(const BlockOptions& o) {
       j["warps"].push_back(w);
       continue;
     }
-    out.text += fmt::format("warp {}: {} cycles alone, {} instructions, {} phases, {} section{}\n",
+    out.text += fmt::format("warp {}: {} cycles alone, {} instruction{}, {} phase{}, {} section{}\n",
                             a.warp_id, a.result.total_cycles, a.result.instructions,
-                            a.phases.size(), a.sections.size(), a.sections.size() == 1 ? "" : "s");
+                            plural(a.result.instructions), a.phases.size(), plural(a.phases.size()),
+                            a.sections.size(), plural(a.sections.size()));
     for (const Phase& p : a.phases) {
-      out.text += fmt::format("  {:<9} [{}, {})  {} cycles  section {}\n", kind_name(p.kind), p.start,
-                              p.start + p.length, p.length, p.section);
+      out.text += fmt::format("  {:<9} [{}, {})  {} cycle{}  section {}\n", kind_name(p.kind), p.start,
+                              p.start + p.length, p.length, plural(p.length), p.section);
     }
   }
   if (o.json) out.text += json_text(j) + '\n';
@@ -257,12 +261,12 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
     out.text += json_text(j) + '\n';
   } else {
     out.text += fmt::format("trace               {} ({} block{})\n", in.trace.path,
-                            in.trace.blocks.size(), in.trace.blocks.size() == 1 ? "" : "s");
+                            in.trace.blocks.size(), plural(in.trace.blocks.size()));
     out.text += fmt::format("hardware            {}, memory latency {}\n", in.config.source,
                             in.config.memory_latency);
-    out.text += fmt::format("block               {} ({} warps, {} section{})\n", a.label,
-                            a.warps.size(), a.section_bounds.size(),
-                            a.section_bounds.size() == 1 ? "" : "s");
+    out.text += fmt::format("block               {} ({} warp{}, {} section{})\n", a.label,
+                            a.warps.size(), plural(a.warps.size()), a.section_bounds.size(),
+                            plural(a.section_bounds.size()));
     out.text += fmt::format("block WCET bound    {} cycles  [safe for every work-conserving scheduler]\n",
                             bb.safe_upper_bound);
     out.text += fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
