@@ -124,6 +124,10 @@ TEST(ReadersErrors, HardwareFiles) {
   sim_error("# comment\n-ptx_opcode_latency_int 4,4,4\n", "gpgpusim.config:2: ", "expects 5");
   sim_error("-ptx_opcode_initiation_sfu 0\n", "gpgpusim.config:1: ", "at least 1");
   sim_error("-gpgpu_perfect_mem 1\n-gpgpu_smem_latency x\n", "gpgpusim.config:2: ", "cycle count");
+  // The memory latency has the limit of every unit latency, 2^24.
+  sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config: ",
+            "L1 + L2 + DRAM, 16777302 cycles, exceeds 16777216");
+  hw_error("memory_latency = 16777217\n" + unit, "hw.toml:1: ", "memory_latency");
   // A hardware description without the unit an opcode needs.
   const HardwareConfig c = parse_hardware_text("hw.toml", unit, {});
   expect_error(

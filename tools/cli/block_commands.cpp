@@ -58,7 +58,7 @@ void add_common_options(CLI::App* cmd, BlockOptions& o) {
                   "to the trace if there is one, else --hw-preset orin-sm)");
   cmd->add_option("--hw-preset", o.hw_preset, "built-in hardware: rtx3070, orin-sm");
   cmd->add_option("--mem-latency", o.mem_latency,
-                  "memory latency in cycles (default: the hardware file's, else 200)");
+                  "memory latency in cycles, at most 2^24 (default: the hardware file's, else 200)");
   cmd->add_option("--block-dim", o.block_dim,
                   "launch shape X[,Y[,Z]] of the traced kernel's thread blocks, for the cost of "
                   "PTX memory accesses (default: unknown, the worst placement of a warp's lanes)");
@@ -95,7 +95,7 @@ Inputs load_inputs(const BlockOptions& o) {
   if (!o.hw_file.empty() && !o.hw_preset.empty()) throw ToolError("give --hw or --hw-preset, not both");
   std::optional<std::uint32_t> mem;
   if (!o.mem_latency.empty()) {
-    mem = static_cast<std::uint32_t>(parse_unsigned(o.mem_latency, "memory latency", 1u << 20));
+    mem = static_cast<std::uint32_t>(parse_unsigned(o.mem_latency, "memory latency", kMaxUnitCycles));
   }
   Inputs in;
   std::string hw_file = o.hw_file;

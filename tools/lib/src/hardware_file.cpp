@@ -16,7 +16,7 @@ namespace gpuwcet::tools::detail {
 
 namespace {
 
-constexpr std::int64_t kMaxCycles = 1 << 24;
+constexpr std::int64_t kMaxCycles = kMaxUnitCycles;
 // Memory latency when neither the file nor the caller gives one: the middle
 // of the 5..400 cycles the multi-phase paper sweeps.
 constexpr std::uint32_t kDefaultMemoryLatency = 200;

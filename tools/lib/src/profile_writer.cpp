@@ -281,7 +281,7 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
                                    : from_trace.block_dim) = *n.value<std::string>();
         if (name == "trace" || from_trace.where.empty()) from_trace.where = where(path, n);
       } else if (name == "memory_latency") {
-        from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, 1u << 20));
+        from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, kMaxUnitCycles));
         if (from_trace.where.empty()) from_trace.where = where(path, n);
       } else {
         throw ToolError(fmt::format("{}: unknown key '{}'", where(path, n), name));
