@@ -72,7 +72,7 @@ static void test_register_count_limit(void) {
 /* section_capacity 0 (sections may then be NULL) is a sizing call: the
  * counts come back with GPUWCET_BUFFER_TOO_SMALL. */
 static void test_sizing_call(void) {
-  static unsigned char arena[8192];
+  static unsigned char arena[32768];
   const gpuwcet_hardware_desc hw = one_unit();
   gpuwcet_instruction code[3];
   gpuwcet_section_summary sections[2];
@@ -105,7 +105,7 @@ static void test_sizing_call(void) {
 
 /* Summaries that profiling cannot produce are refused, not bounded low. */
 static void test_inconsistent_summaries(void) {
-  static unsigned char arena[8192];
+  static unsigned char arena[32768];
   const gpuwcet_hardware_desc hw = one_unit();
   const gpuwcet_instruction code = reads_and_writes(1);
   gpuwcet_section_summary sections[2];

@@ -198,6 +198,30 @@ TEST(Profile, EmitC) {
   EXPECT_NE(c.find("my_profile_size = " + std::to_string(blob.size()) + "u;"), std::string::npos);
 }
 
+// The symbol must make C that compiles: a C identifier, not a keyword.
+TEST(Profile, EmitCRefusesSymbolsThatAreNotCIdentifiers) {
+  const auto blob = gpuwcet::tools::write_profile(two_kernels());
+  for (const char* bad : {"", "my-profile 1", "1profile", "int", "pro\xC3\xA9"}) {
+    EXPECT_THROW(gpuwcet::tools::emit_c(blob, bad, "x"), gpuwcet::tools::ToolError) << bad;
+  }
+  EXPECT_NO_THROW(gpuwcet::tools::emit_c(blob, "_profile_2", "x"));
+}
+
+// Paths in the command may hold "*/", "/*" and any byte: the comment must
+// still end only where the generator ends it, in printable ASCII.
+TEST(Profile, EmitCCommentEndsOnlyWhereItShould) {
+  const auto blob = gpuwcet::tools::write_profile(two_kernels());
+  const std::string c =
+      gpuwcet::tools::emit_c(blob, "p", "gpuwcet compile a*/m.toml /*b/**/ r\xE9sultat\x01.toml");
+  const std::size_t end = c.find("*/");
+  EXPECT_EQ(end, c.find("\n */\n") + 2);
+  EXPECT_EQ(c.find("/*", 1), std::string::npos);
+  EXPECT_NE(c.find("r?sultat?.toml"), std::string::npos);
+  for (std::size_t i = 0; i < end; ++i) {
+    EXPECT_TRUE((c[i] >= 0x20 && c[i] <= 0x7E) || c[i] == '\n') << i;
+  }
+}
+
 // A kernel compiled from a trace: the profile's B_1, from (length, demand)
 // pairs, is never below the resource-aware block bound of the same block,
 // which no simulated schedule exceeds.

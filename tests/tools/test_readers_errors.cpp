@@ -54,6 +54,12 @@ TEST(ReadersErrors, AccelSim) {
               "before 'warp = n'");
   trace_error(kTb + "insts = 0\nwarp = 0\ninsts = 0\n#END_TB\n", a, "t.in:5: ", "twice");
   trace_error("-kernel name = k\n", a, "t.in:1: ", "no #BEGIN_TB");
+  // Two traces joined with cat: the second kernel's header follows the
+  // first kernel's blocks.
+  const std::string tb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                         "0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n";
+  trace_error("-kernel name = k1\n" + tb + "-kernel name = k2\n" + tb, a, "t.in:8: ",
+              "after the thread blocks of kernel 'k1'");
 }
 
 TEST(ReadersErrors, Ptx) {
@@ -108,12 +114,20 @@ TEST(ReadersErrors, HardwareFiles) {
   hw_error("[[unit]]\nname = \"a_very_long_unit_name\"\ninitiation = 1\nlatency = 2\n",
            "hw.toml:2: ", "unit name");
   hw_error(unit + "[opcodes]\nLDG = { unit = \"a\", kind = \"fetch\" }\n", "hw.toml:6: ", "kind");
+  hw_error("[[unit]]\nname = \"a\"\ninitiation = 1\nlatency = 2\nresource = \"r\"\n"
+           "[[unit]]\nname = \"b\"\ninitiation = 1\nlatency = 2\nresource = \"r\"\n"
+           "queued_dispatch = true\n",
+           "hw.toml:6: ", "unit 'b' has queued_dispatch = true but unit 'a' (line 1)");
   auto sim_error = [](const std::string& text, const std::string& prefix, const std::string& words) {
     expect_error([&] { (void)parse_hardware_text("gpgpusim.config", text, {}); }, prefix, words);
   };
   sim_error("# comment\n-ptx_opcode_latency_int 4,4,4\n", "gpgpusim.config:2: ", "expects 5");
   sim_error("-ptx_opcode_initiation_sfu 0\n", "gpgpusim.config:1: ", "at least 1");
   sim_error("-gpgpu_perfect_mem 1\n-gpgpu_smem_latency x\n", "gpgpusim.config:2: ", "cycle count");
+  // The memory latency has the limit of every unit latency, 2^24.
+  sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config: ",
+            "L1 + L2 + DRAM, 16777302 cycles, exceeds 16777216");
+  hw_error("memory_latency = 16777217\n" + unit, "hw.toml:1: ", "memory_latency");
   // A hardware description without the unit an opcode needs.
   const HardwareConfig c = parse_hardware_text("hw.toml", unit, {});
   expect_error(

@@ -3,6 +3,7 @@
 // descriptions in docs/trace-formats.md, the bundled examples, and rule
 // overrides from a hardware file.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -213,6 +214,19 @@ TEST(ReadersHardware, PresetHasTheAluUnitOnTheIntPipe) {
   EXPECT_EQ(validate(c.hw), Status::ok);
 }
 
+// The appended alu unit shares int_add's resource, so it takes int_add's
+// queued dispatch (units of one resource must agree on it).
+TEST(ReadersHardware, AluTakesTheQueuedDispatchOfIntAdd) {
+  const std::string hw =
+      "[[unit]]\nname = \"int_add\"\ninitiation = 1\nlatency = 4\nqueued_dispatch = true\n"
+      "[[unit]]\nname = \"mem\"\ninitiation = 1\nlatency = \"memory\"\n";
+  const HardwareConfig c = parse_hardware_text("hw.toml", hw, {});
+  const std::size_t alu = unit(c, "alu");
+  EXPECT_EQ(unit_resource(c.hw, alu), unit_resource(c.hw, unit(c, "int_add")));
+  EXPECT_NE(c.hw.units[alu].flags & kUnitQueuedDispatch, 0u);
+  EXPECT_EQ(validate(c.hw), Status::ok);
+}
+
 TEST(ReadersHardware, RulesOverrideTheBuiltInClassification) {
   const std::string hw =
       "memory_latency = 10\n"
@@ -255,6 +269,31 @@ TEST(ReadersFormat, ParseTraceFormat) {
   EXPECT_EQ(parse_trace_format("native"), TraceFormat::native);
   EXPECT_THROW(parse_trace_format("sass"), ToolError);
   EXPECT_THROW(hardware_preset("h100", 1), ToolError);
+}
+
+// A UTF-8 byte-order mark before the first line changes neither the format
+// detected nor what is read.
+TEST(ReadersFormat, ByteOrderMarkIsSkipped) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const HardwareConfig c = orin();
+  const std::pair<std::string, TraceFormat> traces[] = {
+      {"-kernel name = k\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+       "0000 ffffffff 1 R1 FFMA 2 R2 R3 0 0\n#END_TB\n",
+       TraceFormat::accelsim},
+      {"warp 0 : PC=0x0 (k.ptx:1) add.s32 %r1, %r2, 1;\n", TraceFormat::ptx},
+      {"kernel k\nwarp 0\nfp_add r1 , r2\n", TraceFormat::native},
+  };
+  for (const auto& [text, format] : traces) {
+    const TraceFile plain = read_trace_text("t", text, TraceFormat::automatic, c);
+    const TraceFile marked = read_trace_text("t", bom + text, TraceFormat::automatic, c);
+    EXPECT_EQ(marked.format, format);
+    EXPECT_EQ(marked.kernel, plain.kernel);
+    ASSERT_EQ(marked.blocks.size(), 1u);
+    EXPECT_EQ(marked.blocks[0].warps[0].code.size(), plain.blocks[0].warps[0].code.size());
+  }
+  const std::string config = "-ptx_opcode_latency_int 9,9,9,9,9\n";
+  const HardwareConfig marked = parse_hardware_text("gpgpusim.config", bom + config, {});
+  EXPECT_EQ(marked.hw.units[unit(marked, "int_add")].latency, 9u);
 }
 
 TEST(ReadersClassification, BarriersThatDoNotWait) {

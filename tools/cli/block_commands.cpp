@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -14,6 +15,8 @@
 #include "commands.hpp"
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "gpuwcet_tools/file_io.hpp"
+#include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/makespan_problem.hpp"
 #include "gpuwcet_tools/svg_timeline.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
@@ -55,7 +58,7 @@ void add_common_options(CLI::App* cmd, BlockOptions& o) {
                   "to the trace if there is one, else --hw-preset orin-sm)");
   cmd->add_option("--hw-preset", o.hw_preset, "built-in hardware: rtx3070, orin-sm");
   cmd->add_option("--mem-latency", o.mem_latency,
-                  "memory latency in cycles (default: the hardware file's, else 200)");
+                  "memory latency in cycles, at most 2^24 (default: the hardware file's, else 200)");
   cmd->add_option("--block-dim", o.block_dim,
                   "launch shape X[,Y[,Z]] of the traced kernel's thread blocks, for the cost of "
                   "PTX memory accesses (default: unknown, the worst placement of a warp's lanes)");
@@ -73,18 +76,30 @@ struct Inputs {
   std::string ptx;        // the PTX file given, or empty
 };
 
+// The gpgpusim.config next to a trace (the machine it ran on), or empty when
+// there is none. A path the system cannot look into (a loop of symbolic
+// links, a name too long) is an error: silently falling back to a preset
+// would bound the trace on other hardware.
+std::string config_next_to(const std::string& trace) {
+  const std::filesystem::path p = std::filesystem::path(trace).parent_path() / "gpgpusim.config";
+  std::error_code ec;
+  const bool there = std::filesystem::exists(p, ec);
+  if (ec) {
+    throw ToolError(fmt::format("{}: cannot look for a gpgpusim.config next to it ({}: {})", trace,
+                                p.string(), ec.message()));
+  }
+  return there ? p.string() : std::string();
+}
+
 Inputs load_inputs(const BlockOptions& o) {
   if (!o.hw_file.empty() && !o.hw_preset.empty()) throw ToolError("give --hw or --hw-preset, not both");
   std::optional<std::uint32_t> mem;
   if (!o.mem_latency.empty()) {
-    mem = static_cast<std::uint32_t>(parse_unsigned(o.mem_latency, "memory latency", 1u << 20));
+    mem = static_cast<std::uint32_t>(parse_unsigned(o.mem_latency, "memory latency", kMaxUnitCycles));
   }
   Inputs in;
   std::string hw_file = o.hw_file;
-  if (hw_file.empty() && o.hw_preset.empty()) {
-    const std::filesystem::path next_to = std::filesystem::path(o.trace).parent_path() / "gpgpusim.config";
-    if (std::filesystem::exists(next_to)) hw_file = next_to.string();
-  }
+  if (hw_file.empty() && o.hw_preset.empty()) hw_file = config_next_to(o.trace);
   if (!hw_file.empty()) {
     in.config = load_hardware_file(hw_file, mem);
   } else {
@@ -141,13 +156,33 @@ std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::stri
   return idx;
 }
 
+// The block phases and simulate look at: --block as an index, or 'worst',
+// the block with the largest bound (the one block-wcet picks); block 0 when
+// not given.
+std::size_t chosen_block(const Inputs& in, const std::string& block) {
+  if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", in.trace.path));
+  if (block.empty()) return 0;
+  const BlockChoice choice = parse_block_choice(block, in.trace.blocks.size());
+  if (!choice.worst) return choice.index;
+  return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain).block_index;
+}
+
+// What a command produces: the text for stdout and, with --svg, the
+// timeline to draw.
+struct CommandOutput {
+  std::string text;
+  Timeline timeline;
+};
+
+// The "s" of a count's noun in text output: "1 warp", "2 warps".
+const char* plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
+
 const char* kind_name(PhaseKind k) { return k == PhaseKind::execution ? "execution" : "idle"; }
 
-int run_phases(const BlockOptions& o) {
+CommandOutput run_phases(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
-  const std::size_t b = o.block.empty() ? 0 : parse_block_choice(o.block, in.trace.blocks.size()).index;
-  if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", o.trace));
-  const BlockTrace& block = in.trace.blocks[b];
+  CommandOutput out;
+  const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
   Timeline timeline;
   timeline.title = fmt::format("{} {}: phases of each warp alone", o.trace, block.label);
   nlohmann::json j = inputs_json(in);
@@ -170,21 +205,23 @@ int run_phases(const BlockOptions& o) {
       j["warps"].push_back(w);
       continue;
     }
-    std::cout << fmt::format("warp {}: {} cycles alone, {} instructions, {} phases, {} section{}\n",
-                             a.warp_id, a.result.total_cycles, a.result.instructions,
-                             a.phases.size(), a.sections.size(), a.sections.size() == 1 ? "" : "s");
+    out.text += fmt::format("warp {}: {} cycles alone, {} instruction{}, {} phase{}, {} section{}\n",
+                            a.warp_id, a.result.total_cycles, a.result.instructions,
+                            plural(a.result.instructions), a.phases.size(), plural(a.phases.size()),
+                            a.sections.size(), plural(a.sections.size()));
     for (const Phase& p : a.phases) {
-      std::cout << fmt::format("  {:<9} [{}, {})  {} cycles  section {}\n", kind_name(p.kind), p.start,
-                               p.start + p.length, p.length, p.section);
+      out.text += fmt::format("  {:<9} [{}, {})  {} cycle{}  section {}\n", kind_name(p.kind), p.start,
+                              p.start + p.length, p.length, plural(p.length), p.section);
     }
   }
-  if (o.json) std::cout << j.dump(2) << '\n';
-  if (!o.svg.empty()) write_text_file(o.svg, render_svg(timeline));
-  return 0;
+  if (o.json) out.text += json_text(j) + '\n';
+  out.timeline = std::move(timeline);
+  return out;
 }
 
-int run_block_wcet(const BlockOptions& o) {
+CommandOutput run_block_wcet(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
+  CommandOutput out;
   const BlockAnalysis a =
       analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks.size()),
                            in.config.barriers_drain);
@@ -226,39 +263,39 @@ int run_block_wcet(const BlockOptions& o) {
                             {"issues", issues},
                             {"instructions", w.result.instructions}});
     }
-    std::cout << j.dump(2) << '\n';
+    out.text += json_text(j) + '\n';
   } else {
-    std::cout << fmt::format("trace               {} ({} block{})\n", in.trace.path,
-                             in.trace.blocks.size(), in.trace.blocks.size() == 1 ? "" : "s");
-    std::cout << fmt::format("hardware            {}, memory latency {}\n", in.config.source,
-                             in.config.memory_latency);
-    std::cout << fmt::format("block               {} ({} warps, {} section{})\n", a.label,
-                             a.warps.size(), a.section_bounds.size(),
-                             a.section_bounds.size() == 1 ? "" : "s");
-    std::cout << fmt::format("block WCET bound    {} cycles  [safe for every work-conserving scheduler]\n",
-                             bb.safe_upper_bound);
-    std::cout << fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
-                             bb.general_upper_bound);
+    out.text += fmt::format("trace               {} ({} block{})\n", in.trace.path,
+                            in.trace.blocks.size(), plural(in.trace.blocks.size()));
+    out.text += fmt::format("hardware            {}, memory latency {}\n", in.config.source,
+                            in.config.memory_latency);
+    out.text += fmt::format("block               {} ({} warp{}, {} section{})\n", a.label,
+                            a.warps.size(), plural(a.warps.size()), a.section_bounds.size(),
+                            plural(a.section_bounds.size()));
+    out.text += fmt::format("block WCET bound    {} cycles  [safe for every work-conserving scheduler]\n",
+                            bb.safe_upper_bound);
+    out.text += fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
+                            bb.general_upper_bound);
     if (a.lower_bound_holds) {
-      std::cout << fmt::format("lower bound         {} cycles  [longest warp alone]\n", bb.lower_bound);
+      out.text += fmt::format("lower bound         {} cycles  [longest warp alone]\n", bb.lower_bound);
     } else {
-      std::cout << fmt::format("longest warp alone  {} cycles  [no lower bound: {}]\n", bb.lower_bound,
-                               in.config.hw.collector_units != 0
-                                   ? "collector units may serve in another order"
-                                   : "warps may pass barriers before they drain");
+      out.text += fmt::format("longest warp alone  {} cycles  [no lower bound: {}]\n", bb.lower_bound,
+                              in.config.hw.collector_units != 0
+                                  ? "collector units may serve in another order"
+                                  : "warps may pass barriers before they drain");
     }
     if (in.trace.observed_cycles) {
-      std::cout << fmt::format("observed            {} cycles  [kernel_execution_time in the trace]\n",
-                               *in.trace.observed_cycles);
+      out.text += fmt::format("observed            {} cycles  [kernel_execution_time in the trace]\n",
+                              *in.trace.observed_cycles);
     }
     if (a.section_bounds.size() > 1) {
       for (std::size_t s = 0; s < a.section_bounds.size(); ++s) {
-        std::cout << fmt::format("  section {:<4} bound {:>10}  GUB {:>10}  lower {:>10}\n", s,
-                                 a.section_bounds[s].safe_upper_bound,
-                                 a.section_bounds[s].general_upper_bound,
-                                 a.lower_bound_holds
-                                     ? fmt::format("{}", a.section_bounds[s].lower_bound)
-                                     : std::string("-"));
+        out.text += fmt::format("  section {:<4} bound {:>10}  GUB {:>10}  lower {:>10}\n", s,
+                                a.section_bounds[s].safe_upper_bound,
+                                a.section_bounds[s].general_upper_bound,
+                                a.lower_bound_holds
+                                    ? fmt::format("{}", a.section_bounds[s].lower_bound)
+                                    : std::string("-"));
       }
     }
   }
@@ -268,9 +305,9 @@ int run_block_wcet(const BlockOptions& o) {
     for (const WarpAnalysis& w : a.warps) t.rows.push_back({fmt::format("warp {}", w.warp_id), w.phases, {}});
     t.markers.push_back({bb.safe_upper_bound, fmt::format("bound {}", bb.safe_upper_bound)});
     t.markers.push_back({bb.general_upper_bound, fmt::format("GUB {}", bb.general_upper_bound)});
-    write_text_file(o.svg, render_svg(t));
+    out.timeline = std::move(t);
   }
-  return 0;
+  return out;
 }
 
 SchedulerPolicy parse_policy(const std::string& p) {
@@ -289,11 +326,10 @@ const char* policy_name(SchedulerPolicy p) {
   return "?";
 }
 
-int run_simulate(const BlockOptions& o) {
+CommandOutput run_simulate(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
-  const std::size_t b = o.block.empty() ? 0 : parse_block_choice(o.block, in.trace.blocks.size()).index;
-  if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", o.trace));
-  const BlockTrace& block = in.trace.blocks[b];
+  CommandOutput out;
+  const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
   std::vector<std::vector<Instruction>> warps;
   for (const WarpTrace& w : block.warps) warps.push_back(w.code);
 
@@ -319,7 +355,9 @@ int run_simulate(const BlockOptions& o) {
   for (std::size_t r = 0; r < runs.size(); ++r) {
     BlockSimulationOptions so;
     so.policy = runs[r].policy;
-    so.seed = runs[r].seed == 0 ? 1 : runs[r].seed;
+    // Every seed as given, 0 included (std::mt19937_64 takes any), so the
+    // --seeds runs from --seed, wrapping past 2^64-1, are all different.
+    so.seed = runs[r].seed;
     so.record_trace = !o.svg.empty();
     so.barriers_drain = in.config.barriers_drain;
     BlockSimulation sim;
@@ -332,11 +370,11 @@ int run_simulate(const BlockOptions& o) {
     if (runs[r].policy == SchedulerPolicy::random) run["seed"] = so.seed;
     j["runs"].push_back(run);
     if (!o.json) {
-      std::cout << fmt::format("{:<10}{:>12} cycles\n",
-                               runs[r].policy == SchedulerPolicy::random
-                                   ? fmt::format("random {}", so.seed)
-                                   : std::string(policy_name(runs[r].policy)),
-                               sim.cycles);
+      out.text += fmt::format("{:<10}{:>12} cycles\n",
+                              runs[r].policy == SchedulerPolicy::random
+                                  ? fmt::format("random {}", so.seed)
+                                  : std::string(policy_name(runs[r].policy)),
+                              sim.cycles);
     }
     if (r == 0 || sim.cycles > worst) {
       worst = sim.cycles;
@@ -346,9 +384,9 @@ int run_simulate(const BlockOptions& o) {
   }
   j["worst_cycles"] = worst;
   if (o.json) {
-    std::cout << j.dump(2) << '\n';
+    out.text += json_text(j) + '\n';
   } else if (runs.size() > 1) {
-    std::cout << fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, policy_name(runs[worst_run].policy));
+    out.text += fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, policy_name(runs[worst_run].policy));
   }
   if (!o.svg.empty()) {
     Timeline t;
@@ -363,9 +401,9 @@ int run_simulate(const BlockOptions& o) {
       t.rows.push_back(std::move(row));
     }
     for (std::uint64_t rel : worst_sim.releases) t.markers.push_back({rel, "barrier"});
-    write_text_file(o.svg, render_svg(t));
+    out.timeline = std::move(t);
   }
-  return 0;
+  return out;
 }
 
 template <typename F>
@@ -377,7 +415,8 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
   if (block_option) {
     cmd->add_option("--block", o->block,
                     simulate_options || warp_option
-                        ? "block index in the trace (default 0)"
+                        ? "block index in the trace, or 'worst': the block with the largest "
+                          "bound, as block-wcet picks it (default 0)"
                         : "block index in the trace, or 'worst' (default: the block with the "
                           "largest bound)");
   }
@@ -390,7 +429,12 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
   }
   cmd->callback([o, &exit_code, run, name]() {
     try {
-      exit_code = run(*o);
+      const CommandOutput out = run(*o);
+      // The SVG first: a path that cannot be written fails the command
+      // before anything is printed, rather than after its JSON.
+      if (!o->svg.empty()) write_text_file(o->svg, render_svg(out.timeline));
+      std::cout << out.text;
+      exit_code = 0;
     } catch (const ToolError& e) {
       std::cerr << "gpuwcet " << name << ": error: " << e.what() << '\n';
       exit_code = 2;

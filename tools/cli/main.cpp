@@ -1,5 +1,7 @@
 // gpuwcet: worst-case execution time bounds for GPU kernels, from the shell.
 #include <cstdio>
+#include <exception>
+#include <iostream>
 
 #include <CLI/CLI.hpp>
 
@@ -20,6 +22,12 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const std::exception& e) {
+    // Each command reports its own errors (ToolError); anything else that
+    // escapes is a defect of the tools, still reported as a failed run
+    // rather than an abort.
+    std::cerr << "gpuwcet: error: " << e.what() << '\n';
+    return 2;
   }
   return exit_code;
 }

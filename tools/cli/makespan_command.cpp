@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/makespan_report.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 
@@ -31,22 +32,43 @@ struct MakespanOptions {
   bool json = false;
 };
 
+// The problem from --config and the options, which override the file and
+// may give what it lacks: a key is required only once both are merged.
+tools::MakespanProblem problem_of(const MakespanOptions& o) {
+  using namespace gpuwcet::tools;
+  if (o.config.empty() && o.kernel.empty()) {
+    throw ToolError("give --kernel (with --warps and --units) or --config FILE");
+  }
+  MakespanConfig c;
+  if (!o.config.empty()) c = load_makespan_config(o.config);
+  if (!o.kernel.empty()) c.kernel = o.kernel;
+  if (!o.warps.empty()) c.warps = parse_unsigned(o.warps, "number of warps");
+  if (!o.warp_size.empty()) {
+    c.warp_size = static_cast<std::uint32_t>(parse_unsigned(o.warp_size, "warp size", 0xFFFFFFFFu));
+  }
+  if (!o.units.empty()) c.units = parse_units(o.units);
+  if (!o.config.empty()) {
+    const auto missing = [&](const char* key, const char* option) {
+      return ToolError(fmt::format("{}: missing {} (or give {})", o.config, key, option));
+    };
+    if (!c.kernel) throw missing("key 'kernel'", "--kernel");
+    if (!c.warps) throw missing("key 'warps'", "--warps");
+    if (!c.units) throw missing("table [units]", "--units");
+  }
+  // Without a file, what the options leave out fails validation with its
+  // own message (no warps: "at least 1", no units: "no unit class").
+  MakespanProblem p;
+  p.kernel = c.kernel.value_or("");
+  p.warps = c.warps.value_or(0);
+  p.warp_size = c.warp_size.value_or(p.warp_size);
+  p.units = c.units.value_or(p.units);
+  return p;
+}
+
 int run(const MakespanOptions& o) {
   using namespace gpuwcet::tools;
   try {
-    MakespanProblem problem;
-    if (!o.config.empty()) problem = load_makespan_problem(o.config);
-    // Options given on the command line override the file.
-    if (!o.kernel.empty()) problem.kernel = o.kernel;
-    if (!o.warps.empty()) problem.warps = parse_unsigned(o.warps, "number of warps");
-    if (!o.warp_size.empty()) {
-      problem.warp_size =
-          static_cast<std::uint32_t>(parse_unsigned(o.warp_size, "warp size", 0xFFFFFFFFu));
-    }
-    if (!o.units.empty()) problem.units = parse_units(o.units);
-    if (o.config.empty() && o.kernel.empty()) {
-      throw ToolError("give --kernel (with --warps and --units) or --config FILE");
-    }
+    const MakespanProblem problem = problem_of(o);
     const MakespanMethod method = parse_method(o.method);
     const ValidatedProblem v = validate(problem);
     if (o.schedule && method != MakespanMethod::exact && method != MakespanMethod::ilp) {
@@ -67,7 +89,7 @@ int run(const MakespanOptions& o) {
     if (o.json) {
       nlohmann::json j = to_json(problem, v, report);
       if (o.schedule) j["schedule"] = schedule_json(v, report, problem.warps);
-      std::cout << j.dump(2) << '\n';
+      std::cout << json_text(j) << '\n';
     } else {
       std::cout << to_text(problem, v, report);
       if (o.schedule) std::cout << gantt(v, report, problem.warps);

@@ -1,6 +1,5 @@
 // gpuwcet compile / gpuwcet inspect: compiled timing profiles
 // (docs/profile-format.md).
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "gpuwcet_tools/file_io.hpp"
+#include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/profile_writer.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 
@@ -31,6 +32,8 @@ struct InspectOptions {
 int run_compile(const CompileOptions& o) {
   using namespace gpuwcet::tools;
   try {
+    // Before the manifests, whose traces may take long to analyse.
+    if (o.emit_c) require_c_identifier(o.symbol);
     std::vector<KernelEntry> kernels;
     for (const std::string& in : o.inputs) {
       auto more = load_manifest(in);
@@ -42,10 +45,7 @@ int run_compile(const CompileOptions& o) {
       std::string command = "gpuwcet compile";
       for (const std::string& in : o.inputs) command += " " + in;
       command += " --emit-c --symbol " + o.symbol + " -o " + o.output;
-      const std::string text = emit_c(blob, o.symbol, command);
-      std::ofstream out(o.output, std::ios::binary);
-      out << text;
-      if (!out) throw ToolError(fmt::format("{}: cannot write", o.output));
+      write_text_file(o.output, emit_c(blob, o.symbol, command));
     } else {
       write_binary_file(o.output, blob);
     }
@@ -63,7 +63,7 @@ int run_inspect(const InspectOptions& o) {
   try {
     const std::vector<std::uint8_t> blob = read_binary_file(o.input);
     if (o.json) {
-      std::cout << inspect_json(blob).dump(2) << '\n';
+      std::cout << json_text(inspect_json(blob)) << '\n';
     } else {
       std::cout << inspect_text(blob);
     }
@@ -89,7 +89,8 @@ void add_profile_commands(CLI::App& app, int& exit_code) {
   compile->add_option("-o,--output", c->output, "output file (.gwp, or .c with --emit-c)")
       ->required();
   compile->add_flag("--emit-c", c->emit_c, "write a C source file with a const array");
-  compile->add_option("--symbol", c->symbol, "name of the array with --emit-c");
+  compile->add_option("--symbol", c->symbol,
+                      "name of the array with --emit-c, a C identifier (default gpuwcet_profile)");
   compile->callback([c, &exit_code]() { exit_code = run_compile(*c); });
 
   auto i = std::make_shared<InspectOptions>();

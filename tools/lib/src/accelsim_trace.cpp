@@ -3,7 +3,8 @@
 // "warp = n", "insts = k" and k instruction lines
 //   [line_num] PC mask dest_num {Rd} opcode src_num {Rs} mem_width
 //   [addr_mode addresses...] [immediate]
-// Format and register handling: docs/trace-formats.md.
+// One kernel per file: a header after the blocks is an error. Format and
+// register handling: docs/trace-formats.md.
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
@@ -128,6 +129,15 @@ class Reader {
 
   void header(std::string_view line) {
     if (in_block_) fail_at(name_, line_, "header line inside a #BEGIN_TB section");
+    // The tracer writes one kernel per file, its header first. A header
+    // after the blocks is another kernel's (files joined with cat): read
+    // on, its name would label the first kernel's blocks.
+    if (!out_.blocks.empty()) {
+      fail_at(name_, line_,
+              fmt::format("header line after the thread blocks of kernel '{}': a second kernel "
+                          "(one kernel per .traceg file)",
+                          out_.kernel));
+    }
     const auto [key, value] = key_value(line.substr(1));
     if (key == "kernel name") out_.kernel = std::string(value);
     if (key == "enable lineinfo") {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
 
@@ -17,9 +18,7 @@ namespace gpuwcet::tools::detail {
 
 namespace {
 
-// Largest latency or initiation accepted from a file: far above any real
-// pipeline, low enough that sums of a few million stay in 64 bits.
-constexpr std::uint64_t kMaxCycles = 1u << 24;
+constexpr std::uint64_t kMaxCycles = kMaxUnitCycles;
 
 struct ListOption {
   const char* option;
@@ -163,6 +162,10 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     mem = kGpgpuSimPerfectMemoryLatency;
   } else {
     mem = opt("-gpgpu_l1_latency", 1) + opt("-gpgpu_l2_rop_latency", 85) + opt("-dram_latency", 30);
+    if (mem > kMaxCycles && !memory_latency) {
+      throw ToolError(fmt::format("{}: the memory latency L1 + L2 + DRAM, {} cycles, exceeds {}", name,
+                                  mem, kMaxCycles));
+    }
   }
 
   HardwareConfig c;

@@ -26,7 +26,9 @@ void set_unit_name(FunctionalUnit& unit, std::string_view name, const std::strin
 // logic, setp, cvt, ...) with latency 1 and initiation 1, and, when the SM
 // has INT units (Volta and later, and the Orin configuration), issues it to
 // the INT pipeline (shader.cc: "execute ALU and INT operations on INT
-// unit"). So "alu" shares int_add's resource.
+// unit"). So "alu" shares int_add's resource, and with it the flag units
+// sharing a resource must agree on (queued dispatch: validate() refuses a
+// resource whose units disagree).
 void add_alu_unit(HardwareDescription& hw, const std::string& name) {
   if (find_unit(hw, "alu") >= 0) return;
   if (hw.unit_count >= kMaxFunctionalUnits) {
@@ -41,7 +43,9 @@ void add_alu_unit(HardwareDescription& hw, const std::string& name) {
   u.latency = 1;
   const int int_add = find_unit(hw, "int_add");
   if (int_add >= 0) {
-    u.resource = static_cast<std::uint16_t>(unit_resource(hw, static_cast<std::size_t>(int_add)));
+    const auto i = static_cast<std::size_t>(int_add);
+    u.resource = static_cast<std::uint16_t>(unit_resource(hw, i));
+    u.flags = static_cast<std::uint16_t>(hw.units[i].flags & kUnitQueuedDispatch);
   } else {
     // A resource no other unit uses (there are fewer units than resources).
     std::uint32_t used = 0;
@@ -87,6 +91,7 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
 
 HardwareConfig parse_hardware_text(const std::string& name, std::string_view content,
                                    std::optional<std::uint32_t> memory_latency) {
+  content = detail::skip_byte_order_mark(content);
   if (detail::looks_like_gpgpusim_config(content)) {
     return detail::parse_gpgpusim_config(name, content, memory_latency);
   }

@@ -3,6 +3,7 @@
 // examples/hardware/orin-sm.toml.
 #include <map>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -15,7 +16,7 @@ namespace gpuwcet::tools::detail {
 
 namespace {
 
-constexpr std::int64_t kMaxCycles = 1 << 24;
+constexpr std::int64_t kMaxCycles = kMaxUnitCycles;
 // Memory latency when neither the file nor the caller gives one: the middle
 // of the 5..400 cycles the multi-phase paper sweeps.
 constexpr std::uint32_t kDefaultMemoryLatency = 200;
@@ -138,6 +139,29 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
   }
 }
 
+// A unit on a named resource, for the rule that units sharing a resource
+// agree on queued_dispatch (the core refuses a description where they do
+// not, with no word of which units).
+struct SharedResourceUse {
+  std::string resource;
+  std::string unit;
+  std::size_t line = 0;
+  bool queued = false;
+};
+
+void check_shared_resource(const std::string& name, std::vector<SharedResourceUse>& uses,
+                           const SharedResourceUse& unit) {
+  for (const SharedResourceUse& other : uses) {
+    if (other.resource != unit.resource || other.queued == unit.queued) continue;
+    throw ToolError(fmt::format(
+        "{}:{}: unit '{}' has queued_dispatch = {} but unit '{}' (line {}) on the same resource "
+        "'{}' has {}: units sharing a resource must agree",
+        name, unit.line, unit.unit, unit.queued, other.unit, other.line, unit.resource,
+        other.queued));
+  }
+  uses.push_back(unit);
+}
+
 }  // namespace
 
 HardwareConfig parse_native_hardware(const std::string& name, std::string_view content,
@@ -196,6 +220,7 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
   // that no unit shares a pipeline by accident.
   std::map<std::string, std::uint16_t> resources;
   std::uint16_t next_resource = 0;
+  std::vector<SharedResourceUse> uses;
   for (const toml::node& entry : *units) {
     const toml::table* t = entry.as_table();
     if (t == nullptr) throw ToolError(fmt::format("{}: a [[unit]] must be a table", at(name, entry)));
@@ -256,6 +281,8 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       auto it = resources.find(*resource);
       if (it == resources.end()) it = resources.emplace(*resource, next_resource++).first;
       u.resource = it->second;
+      check_shared_resource(name, uses, {*resource, std::string(u.name.data()), entry.source().begin.line,
+                                         (u.flags & kUnitQueuedDispatch) != 0});
     } else {
       u.resource = next_resource++;
     }

@@ -63,7 +63,7 @@ std::vector<std::pair<char, std::uint32_t>> parse_units(const std::string& text)
   return out;
 }
 
-MakespanProblem load_makespan_problem(const std::string& path) {
+MakespanConfig load_makespan_config(const std::string& path) {
   toml::table doc;
   try {
     doc = toml::parse_file(path);
@@ -72,7 +72,7 @@ MakespanProblem load_makespan_problem(const std::string& path) {
     if (b.line == 0) throw ToolError(fmt::format("{}: {}", path, e.description()));
     throw ToolError(fmt::format("{}:{}:{}: {}", path, b.line, b.column, e.description()));
   }
-  MakespanProblem p;
+  MakespanConfig p;
   for (const auto& [key, node] : doc) {
     const std::string k(key.str());
     if (k != "kernel" && k != "warps" && k != "warp_size" && k != "units") {
@@ -80,12 +80,9 @@ MakespanProblem load_makespan_problem(const std::string& path) {
                                   where(path, node.source()), k));
     }
   }
-  auto require_uint = [&](const char* key, bool required, std::uint64_t fallback) {
+  auto optional_uint = [&](const char* key) -> std::optional<std::uint64_t> {
     const toml::node* n = doc.get(key);
-    if (n == nullptr) {
-      if (required) throw ToolError(fmt::format("{}: missing key '{}'", path, key));
-      return fallback;
-    }
+    if (n == nullptr) return std::nullopt;
     const auto* v = n->as_integer();
     if (v == nullptr || v->get() < 0) {
       throw ToolError(fmt::format("{}: '{}' must be a non-negative integer",
@@ -93,28 +90,30 @@ MakespanProblem load_makespan_problem(const std::string& path) {
     }
     return static_cast<std::uint64_t>(v->get());
   };
-  const toml::node* kernel = doc.get("kernel");
-  if (kernel == nullptr) throw ToolError(fmt::format("{}: missing key 'kernel'", path));
-  if (!kernel->is_string()) {
-    throw ToolError(fmt::format("{}: 'kernel' must be a string such as \"LLCLL\"",
-                                where(path, kernel->source())));
+  if (const toml::node* kernel = doc.get("kernel")) {
+    if (!kernel->is_string()) {
+      throw ToolError(fmt::format("{}: 'kernel' must be a string such as \"LLCLL\"",
+                                  where(path, kernel->source())));
+    }
+    p.kernel = kernel->as_string()->get();
   }
-  p.kernel = kernel->as_string()->get();
-  p.warps = require_uint("warps", true, 0);
-  const std::uint64_t ws = require_uint("warp_size", false, 32);
-  if (ws > std::numeric_limits<std::uint32_t>::max()) {
-    throw ToolError(fmt::format("{}: 'warp_size' exceeds 2^32-1",
-                                where(path, doc.get("warp_size")->source())));
+  p.warps = optional_uint("warps");
+  if (const auto ws = optional_uint("warp_size")) {
+    if (*ws > std::numeric_limits<std::uint32_t>::max()) {
+      throw ToolError(fmt::format("{}: 'warp_size' exceeds 2^32-1",
+                                  where(path, doc.get("warp_size")->source())));
+    }
+    p.warp_size = static_cast<std::uint32_t>(*ws);
   }
-  p.warp_size = static_cast<std::uint32_t>(ws);
   const toml::node* units = doc.get("units");
-  if (units == nullptr) throw ToolError(fmt::format("{}: missing table [units]", path));
+  if (units == nullptr) return p;
   const toml::table* table = units->as_table();
   if (table == nullptr) {
     throw ToolError(fmt::format("{}: 'units' must be a table such as [units] L = 16",
                                 where(path, units->source())));
   }
   std::vector<toml::source_index> unit_lines;
+  std::vector<std::pair<char, std::uint32_t>> listed;
   for (const auto& [key, node] : *table) {
     const std::string k(key.str());
     if (k.size() != 1 || !is_class_symbol(k[0])) {
@@ -127,22 +126,21 @@ MakespanProblem load_makespan_problem(const std::string& path) {
       throw ToolError(fmt::format("{}: units of class {} must be an integer in [0, 2^32-1]",
                                   where(path, node.source()), k));
     }
-    p.units.emplace_back(k[0], static_cast<std::uint32_t>(v->get()));
+    listed.emplace_back(k[0], static_cast<std::uint32_t>(v->get()));
     unit_lines.push_back(node.source().begin.line);
   }
   // toml++ iterates a table by key; keep the classes in the order of the file,
   // which is the order of the class indices everywhere else.
-  std::vector<std::size_t> order(p.units.size());
+  std::vector<std::size_t> order(listed.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return unit_lines[a] < unit_lines[b]; });
-  std::vector<std::pair<char, std::uint32_t>> ordered;
-  for (const std::size_t i : order) ordered.push_back(p.units[i]);
-  p.units = std::move(ordered);
+  p.units.emplace();
+  for (const std::size_t i : order) p.units->push_back(listed[i]);
   return p;
 }
 
-ValidatedProblem validate(const MakespanProblem& problem) {
+ValidatedProblem validate_model(const MakespanProblem& problem) {
   ValidatedProblem v;
   v.sm.warp_size = problem.warp_size;
   if (problem.warp_size == 0) throw ToolError("the warp size must be at least 1");
@@ -185,7 +183,11 @@ ValidatedProblem validate(const MakespanProblem& problem) {
     default:
       throw ToolError(fmt::format("kernel '{}': {}", problem.kernel, status_message(st)));
   }
-  // The transformed string is shown in every output; refuse to print absurd ones.
+  return v;
+}
+
+ValidatedProblem validate(const MakespanProblem& problem) {
+  ValidatedProblem v = validate_model(problem);  // The transformed string is shown in every output; refuse to print absurd ones.
   constexpr std::uint64_t kMaxShownLength = 1u << 24;
   if (v.shape.length > kMaxShownLength) {
     throw ToolError(fmt::format("the transformed kernel has {} instructions; at most {} are "

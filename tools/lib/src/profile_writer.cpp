@@ -1,39 +1,20 @@
-// Compiled timing profiles on the host: manifest, blob, C source, inspection.
+// Compiled timing profiles on the host: the blob and its inspection (the
+// manifest: profile_manifest.cpp; C source: profile_c_source.cpp).
 #include "gpuwcet_tools/profile_writer.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <optional>
-#include <iterator>
 #include <sstream>
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
 
 #include "gpuwcet/checked_math.hpp"
 #include "gpuwcet/profile.hpp"
-#include "gpuwcet_tools/block_analysis.hpp"
+#include "gpuwcet_tools/makespan_problem.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
-#include "gpuwcet_tools/trace_input.hpp"
 
 namespace gpuwcet::tools {
 
 namespace {
-
-std::string where(const std::string& path, const toml::node& n) {
-  return fmt::format("{}:{}", path, n.source().begin.line);
-}
-
-std::uint64_t integer(const std::string& path, const toml::node& n, const std::string& what,
-                      std::uint64_t max) {
-  const auto v = n.value<std::int64_t>();
-  if (!n.is_integer() || !v || *v < 0 || static_cast<std::uint64_t>(*v) > max) {
-    throw ToolError(fmt::format("{}: '{}' must be an integer from 0 to {}", where(path, n), what,
-                                max));
-  }
-  return static_cast<std::uint64_t>(*v);
-}
 
 void put16(std::vector<std::uint8_t>& b, std::uint16_t v) {
   b.push_back(static_cast<std::uint8_t>(v));
@@ -49,9 +30,31 @@ void set32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
+// "manifest:line: kernel 'name'", the start of a message about `k`.
+std::string kernel_context(const KernelEntry& k) {
+  return k.where.empty() ? fmt::format("kernel '{}'", k.name)
+                         : fmt::format("{}: kernel '{}'", k.where, k.name);
+}
+
+// The makespan model as the makespan analysis checks it: classes, unit
+// counts, the kernel string's symbols. Without this the core's check of
+// the finished blob refuses a bad model with no word of which or why.
+void check_makespan_model(const KernelEntry& k, std::uint64_t block_warps) {
+  MakespanProblem p;
+  p.kernel = k.kernel_string;
+  p.warps = k.makespan_warps != 0 ? k.makespan_warps : block_warps;
+  p.warp_size = k.warp_size;
+  p.units = k.units;
+  try {
+    (void)validate_model(p);
+  } catch (const ToolError& e) {
+    throw ToolError(fmt::format("{}: makespan model: {}", kernel_context(k), e.what()));
+  }
+}
+
 std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
   const auto fail = [&](const std::string& what) {
-    throw ToolError(fmt::format("kernel '{}': {}", k.name, what));
+    throw ToolError(fmt::format("{}: {}", kernel_context(k), what));
   };
   if (k.name.empty() || k.name.size() >= kProfileNameSize) fail("name must have 1 to 31 characters");
   for (const char c : k.name) {
@@ -74,6 +77,7 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
   if (k.kernel_string.size() > kProfileMaxKernelString) fail("kernel_string too long");
   if (!k.kernel_string.empty() && k.units.empty()) fail("kernel_string needs 'units'");
   if (k.units.size() > kMaxUnitClasses) fail("more than 8 unit classes");
+  if (!k.kernel_string.empty()) check_makespan_model(k, warps);
   std::vector<std::uint8_t> r;
   for (std::size_t i = 0; i < kProfileNameSize; ++i) {
     r.push_back(i < k.name.size() ? static_cast<std::uint8_t>(k.name[i]) : 0);
@@ -113,184 +117,17 @@ std::string status_text(Status st) { return status_message(st); }
 
 }  // namespace
 
-namespace {
-
-// A kernel whose sections come from the analysis of a traced block.
-struct TraceInput {
-  std::string trace;          // relative to the manifest
-  std::string preset;         // built-in hardware (default orin-sm)
-  std::string hardware_file;  // or a hardware file, relative to the manifest
-  std::uint32_t memory_latency = 0;  // 0: the hardware's own / 200 for a preset
-  std::string block;          // "worst" (default) or an index
-  std::string block_dim;      // launch shape for PTX memory costs, "X[,Y[,Z]]"; empty: unknown
-  std::string where;          // manifest position, for messages
-};
-
-// The (length, demand) pair the profile keeps of a warp's section summary.
-std::pair<std::uint64_t, std::uint64_t> length_and_demand(const SectionSummary& s) {
-  std::uint64_t demand = s.issues;
-  for (std::uint64_t h : s.held) {
-    if (!checked_add(demand, h, demand)) throw ToolError("a warp's demand exceeds 64 bits");
-  }
-  return {s.length, demand};
-}
-
-std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_trace(
-    const std::string& manifest, const TraceInput& in) {
-  const std::filesystem::path dir = std::filesystem::path(manifest).parent_path();
-  auto relative = [&](const std::string& p) { return (dir / p).lexically_normal().string(); };
-  if (!in.preset.empty() && !in.hardware_file.empty()) {
-    throw ToolError(fmt::format("{}: give 'hardware' or 'hardware_file', not both", in.where));
-  }
-  std::optional<std::uint32_t> latency;
-  if (in.memory_latency != 0) latency = in.memory_latency;
-  const HardwareConfig hw = in.hardware_file.empty()
-                                ? hardware_preset(in.preset.empty() ? "orin-sm" : in.preset,
-                                                  latency.value_or(200))
-                                : load_hardware_file(relative(in.hardware_file), latency);
-  TraceReadOptions options;
-  if (!in.block_dim.empty()) {
-    const auto shape = parse_block_shape(in.block_dim);
-    if (!shape) {
-      throw ToolError(fmt::format("{}: bad 'block_dim' '{}' (expected X, X,Y or X,Y,Z, at most "
-                                  "1024 threads)",
-                                  in.where, in.block_dim));
-    }
-    options.block_shape = *shape;
-  }
-  const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
-  const BlockAnalysis a =
-      analyse_chosen_block(hw.hw, trace, parse_block_choice(in.block, trace.blocks.size()),
-                           hw.barriers_drain);
-  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> out(
-      a.warps.front().sections.size());
-  for (const WarpAnalysis& w : a.warps) {
-    for (std::size_t s = 0; s < out.size(); ++s) out[s].push_back(length_and_demand(w.sections[s]));
-  }
-  return out;
-}
-
-}  // namespace
-
-std::vector<KernelEntry> load_manifest(const std::string& path) {
-  toml::table doc;
-  try {
-    doc = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    throw ToolError(fmt::format("{}:{}:{}: {}", path, b.line, b.column, e.description()));
-  }
-  for (const auto& [key, node] : doc) {
-    if (key.str() != "kernel" && key.str() != "format_version") {
-      throw ToolError(fmt::format("{}: unknown key '{}'", where(path, node), key.str()));
-    }
-  }
-  if (const toml::node* v = doc.get("format_version")) {
-    if (integer(path, *v, "format_version", 0xFFFF) != kProfileFormatVersion) {
-      throw ToolError(fmt::format("{}: this gpuwcet writes format_version {}", where(path, *v),
-                                  kProfileFormatVersion));
-    }
-  }
-  const toml::array* list = doc["kernel"].as_array();
-  if (list == nullptr || list->empty()) {
-    throw ToolError(fmt::format("{}: no [[kernel]] entries", path));
-  }
-  std::vector<KernelEntry> out;
-  for (const toml::node& kn : *list) {
-    const toml::table* t = kn.as_table();
-    if (t == nullptr) throw ToolError(fmt::format("{}: 'kernel' must be [[kernel]] tables", where(path, kn)));
-    KernelEntry k;
-    TraceInput from_trace;
-    for (const auto& [key, n] : *t) {
-      const std::string name(key.str());
-      if (name == "name") {
-        if (!n.is_string()) throw ToolError(fmt::format("{}: 'name' must be a string", where(path, n)));
-        k.name = *n.value<std::string>();
-      } else if (name == "block_threads") {
-        k.block_threads = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
-      } else if (name == "warp_size") {
-        k.warp_size = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
-      } else if (name == "registers_per_thread") {
-        k.registers_per_thread = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
-      } else if (name == "shared_memory_per_block") {
-        k.shared_memory_per_block = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
-      } else if (name == "makespan_warps") {
-        k.makespan_warps = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
-      } else if (name == "kernel_string") {
-        if (!n.is_string()) throw ToolError(fmt::format("{}: 'kernel_string' must be a string", where(path, n)));
-        k.kernel_string = *n.value<std::string>();
-      } else if (name == "units") {
-        const toml::table* u = n.as_table();
-        if (u == nullptr) throw ToolError(fmt::format("{}: 'units' must be a table like {{ L = 16, C = 32 }}", where(path, n)));
-        for (const auto& [sym, un] : *u) {
-          if (sym.str().size() != 1) {
-            throw ToolError(fmt::format("{}: unit class '{}' must be one letter A-Z", where(path, un), sym.str()));
-          }
-          k.units.emplace_back(sym.str()[0], static_cast<std::uint32_t>(integer(path, un, "units", 0xFFFFFFFFu)));
-        }
-      } else if (name == "sections") {
-        const toml::array* ss = n.as_array();
-        if (ss == nullptr) throw ToolError(fmt::format("{}: 'sections' must be an array of sections", where(path, n)));
-        for (const toml::node& sn : *ss) {
-          const toml::array* warps = sn.as_array();
-          if (warps == nullptr) throw ToolError(fmt::format("{}: a section is an array of [length, demand] pairs, one per warp", where(path, sn)));
-          std::vector<std::pair<std::uint64_t, std::uint64_t>> section;
-          for (const toml::node& wn : *warps) {
-            const toml::array* pair = wn.as_array();
-            if (pair == nullptr || pair->size() != 2) {
-              throw ToolError(fmt::format("{}: each warp is [length, demand]", where(path, wn)));
-            }
-            section.emplace_back(integer(path, *pair->get(0), "length", 0x7FFFFFFFFFFFFFFFull),
-                                 integer(path, *pair->get(1), "demand", 0x7FFFFFFFFFFFFFFFull));
-          }
-          k.sections.push_back(std::move(section));
-        }
-      } else if (name == "trace" || name == "hardware" || name == "hardware_file" ||
-                 name == "block" || name == "block_dim") {
-        if (!n.is_string()) throw ToolError(fmt::format("{}: '{}' must be a string", where(path, n), name));
-        (name == "trace"           ? from_trace.trace
-         : name == "hardware"      ? from_trace.preset
-         : name == "hardware_file" ? from_trace.hardware_file
-         : name == "block"         ? from_trace.block
-                                   : from_trace.block_dim) = *n.value<std::string>();
-        from_trace.where = where(path, n);
-      } else if (name == "memory_latency") {
-        from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, 1u << 20));
-      } else {
-        throw ToolError(fmt::format("{}: unknown key '{}'", where(path, n), name));
-      }
-    }
-    if (k.name.empty()) throw ToolError(fmt::format("{}: a kernel needs a 'name'", where(path, kn)));
-    if (!from_trace.trace.empty()) {
-      if (!k.sections.empty()) {
-        throw ToolError(fmt::format("{}: kernel '{}' gives both 'sections' and 'trace'",
-                                    from_trace.where, k.name));
-      }
-      k.sections = sections_from_trace(path, from_trace);
-    } else if (!from_trace.where.empty()) {
-      throw ToolError(fmt::format("{}: kernel '{}': 'hardware', 'hardware_file', 'memory_latency', "
-                                  "'block' and 'block_dim' need a 'trace'",
-                                  from_trace.where, k.name));
-    }
-    if (k.block_threads == 0) {
-      throw ToolError(fmt::format("{}: kernel '{}' needs 'block_threads' >= 1", where(path, kn), k.name));
-    }
-    out.push_back(std::move(k));
-  }
-  return out;
-}
-
 std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& listed) {
   if (listed.size() > kProfileMaxKernels) throw ToolError("too many kernels");
   // The format stores kernels in increasing name order (bytewise), whatever
   // the manifest's order: the reader then proves the names unique in one
   // pass and finds a kernel by binary search. Indices follow the names.
   std::vector<KernelEntry> kernels = listed;
-  std::sort(kernels.begin(), kernels.end(),
-            [](const KernelEntry& a, const KernelEntry& b) { return a.name < b.name; });
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const KernelEntry& a, const KernelEntry& b) { return a.name < b.name; });
   for (std::size_t i = 1; i < kernels.size(); ++i) {
     if (kernels[i - 1].name == kernels[i].name) {
-      throw ToolError(fmt::format("kernel '{}' is listed twice", kernels[i].name));
+      throw ToolError(fmt::format("{} is listed twice", kernel_context(kernels[i])));
     }
   }
   std::vector<std::vector<std::uint8_t>> records;
@@ -322,23 +159,10 @@ std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& listed) 
     BlockTiming t;
     const Status ts = block_timing(p.kernel(i), t);
     if (ts != Status::ok) {
-      throw ToolError(fmt::format("kernel '{}': {}", kernels[i].name, status_text(ts)));
+      throw ToolError(fmt::format("{}: {}", kernel_context(kernels[i]), status_text(ts)));
     }
   }
   return b;
-}
-
-std::string emit_c(const std::vector<std::uint8_t>& blob, const std::string& symbol,
-                   const std::string& command) {
-  std::ostringstream o;
-  o << "/* Compiled timing profile (docs/profile-format.md). Generated, do not edit:\n"
-    << " *   " << command << "\n */\n"
-    << "const unsigned char " << symbol << "[" << blob.size() << "] = {";
-  for (std::size_t i = 0; i < blob.size(); ++i) {
-    o << (i % 12 == 0 ? "\n  " : " ") << fmt::format("0x{:02x},", blob[i]);
-  }
-  o << "\n};\nconst unsigned int " << symbol << "_size = " << blob.size() << "u;\n";
-  return o.str();
 }
 
 namespace {
@@ -426,18 +250,6 @@ std::string inspect_text(const std::vector<std::uint8_t>& blob) {
     o << fmt::format("  interference        {} cycles (E, what one block can take from another)\n", k["block_interference_cycles"].get<std::uint64_t>());
   }
   return o.str();
-}
-
-std::vector<std::uint8_t> read_binary_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError(fmt::format("{}: cannot open", path));
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw ToolError(fmt::format("{}: cannot write", path));
 }
 
 }  // namespace gpuwcet::tools

@@ -302,7 +302,7 @@ class Parser {
 PtxControlFlow PtxControlFlow::parse(const std::string& name, std::string_view text) {
   PtxControlFlow flow;
   flow.name_ = name;
-  Parser(name, flow.code_, flow.by_line_).run(text);
+  Parser(name, flow.code_, flow.by_line_).run(detail::skip_byte_order_mark(text));
   return flow;
 }
 

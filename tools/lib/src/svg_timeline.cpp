@@ -2,11 +2,10 @@
 #include "gpuwcet_tools/svg_timeline.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <string_view>
 
 #include <fmt/format.h>
 
-#include "gpuwcet_tools/tool_error.hpp"
 
 namespace gpuwcet::tools {
 namespace {
@@ -16,16 +15,68 @@ constexpr double kWidth = 1100;  // plot width in pixels
 constexpr double kRow = 22;
 constexpr double kTop = 40;
 
-std::string escape(const std::string& s) {
+// Length of the well-formed UTF-8 sequence (Unicode Table 3-7) at the start
+// of `s`, and its code point; 0 when none starts there.
+std::size_t utf8_sequence(std::string_view s, char32_t& code) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char b0 = byte(0);
+  if (b0 < 0x80) {
+    code = b0;
+    return 1;
+  }
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
+    if (b0 == 0xED) hi = 0x9F;  // no surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (s.size() < n || byte(1) < lo || byte(1) > hi) return 0;
+  code = b0 & (0xFF >> (n + 1));
+  for (std::size_t i = 1; i < n; ++i) {
+    if (i > 1 && (byte(i) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i) & 0x3F);
+  }
+  return n;
+}
+
+// Characters XML 1.0 allows in a document (its production "Char").
+bool xml_char(char32_t c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+// Text for element content and attribute values. Labels come from traces
+// (file names, block labels) and may hold control characters or bytes that
+// are not UTF-8, either of which makes the document not well-formed: those
+// become U+FFFD, so the image always opens.
+std::string escape(std::string_view s) {
+  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
   std::string out;
-  for (char c : s) {
-    switch (c) {
+  while (!s.empty()) {
+    char32_t code = 0;
+    const std::size_t n = utf8_sequence(s, code);
+    if (n == 0 || !xml_char(code)) {
+      out += kReplacement;
+      s.remove_prefix(n == 0 ? 1 : n);
+      continue;
+    }
+    switch (code) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
-      default: out += c;
+      default: out.append(s.data(), n);
     }
+    s.remove_prefix(n);
   }
   return out;
 }
@@ -86,14 +137,6 @@ std::string render_svg(const Timeline& t) {
                    kLeft + kWidth, height - 6, end);
   s += "</svg>\n";
   return s;
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw ToolError(fmt::format("{}: cannot open for writing", path));
-  out << text;
-  out.close();
-  if (!out) throw ToolError(fmt::format("{}: write failed", path));
 }
 
 }  // namespace gpuwcet::tools

@@ -1,6 +1,7 @@
 #include "gpuwcet_tools/trace_parsing.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuwcet_tools/file_io.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 
 namespace gpuwcet::tools::detail {
@@ -229,8 +231,9 @@ std::string read_whole_file(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) {
     throw ToolError(fmt::format("{}: is a directory, not a file", path));
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError(fmt::format("{}: cannot open the file", path));
+  if (!in) throw file_error(path, "cannot open the file", errno);
   // One read into a string of the file's size (traces run to gigabytes: no
   // growing buffer, no second copy), then whatever follows: a file that grew
   // meanwhile, or a pipe, whose size is unknown.
@@ -247,6 +250,12 @@ std::string read_whole_file(const std::string& path) {
     text.append(chunk, static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) throw ToolError(fmt::format("{}: read error", path));
+  return text;
+}
+
+std::string_view skip_byte_order_mark(std::string_view text) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (starts_with(text, kBom)) text.remove_prefix(kBom.size());
   return text;
 }
 
@@ -278,6 +287,7 @@ TraceFormat detect_format(std::string_view content) {
 
 TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
                           const HardwareConfig& config, const TraceReadOptions& options) {
+  content = detail::skip_byte_order_mark(content);
   if (format == TraceFormat::automatic) format = detect_format(content);
   switch (format) {
     case TraceFormat::accelsim:

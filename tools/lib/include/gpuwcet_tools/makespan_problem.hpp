@@ -28,15 +28,24 @@ std::uint64_t parse_unsigned(const std::string& text, const std::string& what,
 // Parses "L=16,C=32". Throws ToolError naming the bad item.
 std::vector<std::pair<char, std::uint32_t>> parse_units(const std::string& text);
 
-// Reads a TOML file:
+// What a TOML configuration file gives:
 //   kernel = "LLCLL"
 //   warps = 8
-//   warp_size = 32          # optional, default 32
+//   warp_size = 32          # default 32
 //   [units]
 //   L = 16
 //   C = 32
+// Every key may be absent: the command line completes or overrides the
+// file, and only the merged problem must be complete.
+struct MakespanConfig {
+  std::optional<std::string> kernel;
+  std::optional<std::uint64_t> warps;
+  std::optional<std::uint32_t> warp_size;
+  std::optional<std::vector<std::pair<char, std::uint32_t>>> units;
+};
+
 // Throws ToolError with "file:line: message" on any problem.
-MakespanProblem load_makespan_problem(const std::string& path);
+MakespanConfig load_makespan_config(const std::string& path);
 
 // The problem in the core's terms, fully validated (kernel symbols, classes,
 // sizes). Throws ToolError saying exactly what is wrong.
@@ -46,6 +55,11 @@ struct ValidatedProblem {
   std::string transformed_kernel;  // e.g. "LLC" for "LC" with L=16, C=32, S=32
 };
 ValidatedProblem validate(const MakespanProblem& problem);
+
+// validate() without the transformed kernel string (left empty), whose
+// length the tools cap only to print it: what a compiled profile's
+// makespan model needs.
+ValidatedProblem validate_model(const MakespanProblem& problem);
 
 // "1/2", "3", ... for sigma of class index u.
 std::string sigma_text(const SmDescription& sm, std::size_t u);

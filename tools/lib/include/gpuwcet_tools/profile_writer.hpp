@@ -26,6 +26,9 @@ struct KernelEntry {
   std::string kernel_string;
   std::uint32_t makespan_warps = 0;  // default: the block's warps
   std::vector<std::pair<char, std::uint32_t>> units;
+  // "manifest:line" of its [[kernel]] table, which the writer's messages
+  // start with; empty for an entry made in code.
+  std::string where;
 };
 
 // Reads a manifest (docs/profile-format.md, "Manifest"). Relative paths in
@@ -33,20 +36,23 @@ struct KernelEntry {
 std::vector<KernelEntry> load_manifest(const std::string& path);
 
 // The blob, its kernels in name order (the format's; indices follow it).
-// Throws ToolError naming the kernel and the problem; the result always
-// passes gpuwcet::open_profile.
+// Throws ToolError naming the kernel (with its manifest and line when it has
+// them) and the problem; the result always passes gpuwcet::open_profile.
 std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& kernels);
 
 // A C99 source defining `const unsigned char <symbol>[]` and
-// `const unsigned int <symbol>_size`, with `command` in a comment.
+// `const unsigned int <symbol>_size`, with `command` in a comment (as
+// printable ASCII, '?' for other bytes, and with no "*/" to end it early).
+// Throws what require_c_identifier throws.
 std::string emit_c(const std::vector<std::uint8_t>& blob, const std::string& symbol,
                    const std::string& command);
+
+// Throws ToolError unless `symbol` is a C identifier (letters, digits and
+// '_', not starting with a digit) other than a C99 keyword.
+void require_c_identifier(const std::string& symbol);
 
 // Reads a blob back through the core (throws ToolError with the status).
 nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob);
 std::string inspect_text(const std::vector<std::uint8_t>& blob);
-
-std::vector<std::uint8_t> read_binary_file(const std::string& path);
-void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
 
 }  // namespace gpuwcet::tools

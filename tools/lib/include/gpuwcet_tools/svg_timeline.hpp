@@ -33,7 +33,4 @@ struct Timeline {
 // exact cycles.
 std::string render_svg(const Timeline& timeline);
 
-// Writes `text` to `path`; throws ToolError when it cannot.
-void write_text_file(const std::string& path, const std::string& text);
-
 }  // namespace gpuwcet::tools

@@ -19,6 +19,13 @@
 
 namespace gpuwcet::tools {
 
+// Largest latency or initiation interval of a unit the tools accept, the
+// memory latency included wherever it comes from (a hardware file, a
+// GPGPU-Sim configuration, --mem-latency, a profile manifest): far above any
+// real pipeline, low enough that sums over millions of instructions stay in
+// 64 bits. The core itself takes any 32-bit value.
+inline constexpr std::uint32_t kMaxUnitCycles = 1u << 24;
+
 // One rule of the opcode-to-unit mapping. An opcode matches a rule when it
 // equals `opcode` or starts with `opcode` followed by '.' (so "FFMA" matches
 // "FFMA.FTZ", "ld.global" matches "ld.global.f32"); the longest matching rule

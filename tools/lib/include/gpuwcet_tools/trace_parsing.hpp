@@ -175,6 +175,11 @@ void set_unit_name(FunctionalUnit& unit, std::string_view name, const std::strin
 
 std::string read_whole_file(const std::string& path);
 
+// `text` without a leading UTF-8 byte-order mark, which editors on some
+// systems write and which would glue itself to the first line's first word
+// (a .traceg's '-' header, a PTX trace's "warp").
+std::string_view skip_byte_order_mark(std::string_view text);
+
 // PTX text, as traces print it and as a PTX file holds it: a character of a
 // name (register, label, symbol), and the length of the opcode that starts
 // `s` (up to a blank, or a '%', '{' or '[' glued to it: "setp.eq.s16%p2").

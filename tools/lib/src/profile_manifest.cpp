@@ -1,0 +1,216 @@
+// Profile manifests (docs/profile-format.md, "Manifest"): the kernels a
+// profile holds, their sections given or computed from a traced block.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "gpuwcet/checked_math.hpp"
+#include "gpuwcet/profile.hpp"
+#include "gpuwcet_tools/block_analysis.hpp"
+#include "gpuwcet_tools/profile_writer.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+namespace gpuwcet::tools {
+
+namespace {
+
+std::string where(const std::string& path, const toml::node& n) {
+  return fmt::format("{}:{}", path, n.source().begin.line);
+}
+
+std::uint64_t integer(const std::string& path, const toml::node& n, const std::string& what,
+                      std::uint64_t max) {
+  const auto v = n.value<std::int64_t>();
+  if (!n.is_integer() || !v || *v < 0 || static_cast<std::uint64_t>(*v) > max) {
+    throw ToolError(fmt::format("{}: '{}' must be an integer from 0 to {}", where(path, n), what,
+                                max));
+  }
+  return static_cast<std::uint64_t>(*v);
+}
+
+// A kernel whose sections come from the analysis of a traced block.
+struct TraceInput {
+  std::string trace;          // relative to the manifest
+  std::string preset;         // built-in hardware (default orin-sm)
+  std::string hardware_file;  // or a hardware file, relative to the manifest
+  std::uint32_t memory_latency = 0;  // 0: the hardware's own / 200 for a preset
+  std::string block;          // "worst" (default) or an index
+  std::string block_dim;      // launch shape for PTX memory costs, "X[,Y[,Z]]"; empty: unknown
+  std::string where;          // manifest position of 'trace', else of another of these keys
+};
+
+// The (length, demand) pair the profile keeps of a warp's section summary.
+std::pair<std::uint64_t, std::uint64_t> length_and_demand(const SectionSummary& s) {
+  std::uint64_t demand = s.issues;
+  for (std::uint64_t h : s.held) {
+    if (!checked_add(demand, h, demand)) throw ToolError("a warp's demand exceeds 64 bits");
+  }
+  return {s.length, demand};
+}
+
+std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_trace(
+    const std::string& manifest, const TraceInput& in) {
+  const std::filesystem::path dir = std::filesystem::path(manifest).parent_path();
+  auto relative = [&](const std::string& p) { return (dir / p).lexically_normal().string(); };
+  if (!in.preset.empty() && !in.hardware_file.empty()) {
+    throw ToolError("give 'hardware' or 'hardware_file', not both");
+  }
+  std::optional<std::uint32_t> latency;
+  if (in.memory_latency != 0) latency = in.memory_latency;
+  const HardwareConfig hw = in.hardware_file.empty()
+                                ? hardware_preset(in.preset.empty() ? "orin-sm" : in.preset,
+                                                  latency.value_or(200))
+                                : load_hardware_file(relative(in.hardware_file), latency);
+  TraceReadOptions options;
+  if (!in.block_dim.empty()) {
+    const auto shape = parse_block_shape(in.block_dim);
+    if (!shape) {
+      throw ToolError(fmt::format("bad 'block_dim' '{}' (expected X, X,Y or X,Y,Z, at most "
+                                  "1024 threads)",
+                                  in.block_dim));
+    }
+    options.block_shape = *shape;
+  }
+  const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
+  BlockChoice choice;
+  try {
+    choice = parse_block_choice(in.block, trace.blocks.size());
+  } catch (const ToolError& e) {
+    throw ToolError(fmt::format("{}: {}", trace.path, e.what()));
+  }
+  const BlockAnalysis a = analyse_chosen_block(hw.hw, trace, choice, hw.barriers_drain);
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> out(
+      a.warps.front().sections.size());
+  for (const WarpAnalysis& w : a.warps) {
+    for (std::size_t s = 0; s < out.size(); ++s) out[s].push_back(length_and_demand(w.sections[s]));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<KernelEntry> load_manifest(const std::string& path) {
+  toml::table doc;
+  try {
+    doc = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw ToolError(fmt::format("{}:{}:{}: {}", path, b.line, b.column, e.description()));
+  }
+  for (const auto& [key, node] : doc) {
+    if (key.str() != "kernel" && key.str() != "format_version") {
+      throw ToolError(fmt::format("{}: unknown key '{}'", where(path, node), key.str()));
+    }
+  }
+  if (const toml::node* v = doc.get("format_version")) {
+    // Format 3 changed only the order of the kernels in the blob, which the
+    // writer chooses: a manifest written for format 2 means the same.
+    const std::uint64_t version = integer(path, *v, "format_version", 0xFFFF);
+    if (version != kProfileFormatVersion && version != 2) {
+      throw ToolError(fmt::format("{}: this gpuwcet writes format_version {} (and reads manifests "
+                                  "written for 2)",
+                                  where(path, *v), kProfileFormatVersion));
+    }
+  }
+  const toml::array* list = doc["kernel"].as_array();
+  if (list == nullptr || list->empty()) {
+    throw ToolError(fmt::format("{}: no [[kernel]] entries", path));
+  }
+  std::vector<KernelEntry> out;
+  for (const toml::node& kn : *list) {
+    const toml::table* t = kn.as_table();
+    if (t == nullptr) throw ToolError(fmt::format("{}: 'kernel' must be [[kernel]] tables", where(path, kn)));
+    KernelEntry k;
+    k.where = where(path, kn);
+    TraceInput from_trace;
+    for (const auto& [key, n] : *t) {
+      const std::string name(key.str());
+      if (name == "name") {
+        if (!n.is_string()) throw ToolError(fmt::format("{}: 'name' must be a string", where(path, n)));
+        k.name = *n.value<std::string>();
+      } else if (name == "block_threads") {
+        k.block_threads = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
+      } else if (name == "warp_size") {
+        k.warp_size = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
+      } else if (name == "registers_per_thread") {
+        k.registers_per_thread = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
+      } else if (name == "shared_memory_per_block") {
+        k.shared_memory_per_block = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
+      } else if (name == "makespan_warps") {
+        k.makespan_warps = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
+      } else if (name == "kernel_string") {
+        if (!n.is_string()) throw ToolError(fmt::format("{}: 'kernel_string' must be a string", where(path, n)));
+        k.kernel_string = *n.value<std::string>();
+      } else if (name == "units") {
+        const toml::table* u = n.as_table();
+        if (u == nullptr) throw ToolError(fmt::format("{}: 'units' must be a table like {{ L = 16, C = 32 }}", where(path, n)));
+        for (const auto& [sym, un] : *u) {
+          if (sym.str().size() != 1) {
+            throw ToolError(fmt::format("{}: unit class '{}' must be one letter A-Z", where(path, un), sym.str()));
+          }
+          k.units.emplace_back(sym.str()[0], static_cast<std::uint32_t>(integer(path, un, "units", 0xFFFFFFFFu)));
+        }
+      } else if (name == "sections") {
+        const toml::array* ss = n.as_array();
+        if (ss == nullptr) throw ToolError(fmt::format("{}: 'sections' must be an array of sections", where(path, n)));
+        for (const toml::node& sn : *ss) {
+          const toml::array* warps = sn.as_array();
+          if (warps == nullptr) throw ToolError(fmt::format("{}: a section is an array of [length, demand] pairs, one per warp", where(path, sn)));
+          std::vector<std::pair<std::uint64_t, std::uint64_t>> section;
+          for (const toml::node& wn : *warps) {
+            const toml::array* pair = wn.as_array();
+            if (pair == nullptr || pair->size() != 2) {
+              throw ToolError(fmt::format("{}: each warp is [length, demand]", where(path, wn)));
+            }
+            section.emplace_back(integer(path, *pair->get(0), "length", 0x7FFFFFFFFFFFFFFFull),
+                                 integer(path, *pair->get(1), "demand", 0x7FFFFFFFFFFFFFFFull));
+          }
+          k.sections.push_back(std::move(section));
+        }
+      } else if (name == "trace" || name == "hardware" || name == "hardware_file" ||
+                 name == "block" || name == "block_dim") {
+        if (!n.is_string()) throw ToolError(fmt::format("{}: '{}' must be a string", where(path, n), name));
+        (name == "trace"           ? from_trace.trace
+         : name == "hardware"      ? from_trace.preset
+         : name == "hardware_file" ? from_trace.hardware_file
+         : name == "block"         ? from_trace.block
+                                   : from_trace.block_dim) = *n.value<std::string>();
+        if (name == "trace" || from_trace.where.empty()) from_trace.where = where(path, n);
+      } else if (name == "memory_latency") {
+        from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, kMaxUnitCycles));
+        if (from_trace.where.empty()) from_trace.where = where(path, n);
+      } else {
+        throw ToolError(fmt::format("{}: unknown key '{}'", where(path, n), name));
+      }
+    }
+    if (k.name.empty()) throw ToolError(fmt::format("{}: a kernel needs a 'name'", where(path, kn)));
+    if (!from_trace.trace.empty()) {
+      if (!k.sections.empty()) {
+        throw ToolError(fmt::format("{}: kernel '{}' gives both 'sections' and 'trace'",
+                                    from_trace.where, k.name));
+      }
+      try {
+        k.sections = sections_from_trace(path, from_trace);
+      } catch (const ToolError& e) {
+        throw ToolError(fmt::format("{}: kernel '{}': {}", from_trace.where, k.name, e.what()));
+      }
+    } else if (!from_trace.where.empty()) {
+      throw ToolError(fmt::format("{}: kernel '{}': 'hardware', 'hardware_file', 'memory_latency', "
+                                  "'block' and 'block_dim' need a 'trace'",
+                                  from_trace.where, k.name));
+    }
+    if (k.block_threads == 0) {
+      throw ToolError(fmt::format("{}: kernel '{}' needs 'block_threads' >= 1", where(path, kn), k.name));
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+}  // namespace gpuwcet::tools
