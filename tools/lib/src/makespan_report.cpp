@@ -121,6 +121,7 @@ void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
   r.safe = true;
   r.nodes = result.nodes;
   r.schedule_cycles = result.schedule_cycles;
+  r.schedule_available = st != Status::schedule_unavailable;
   r.schedule.resize(static_cast<std::size_t>(r.schedule_cycles * v.shape.length));
 }
 
@@ -263,6 +264,10 @@ std::vector<std::vector<std::uint64_t>> warp_cycles(const ValidatedProblem& v,
 }  // namespace
 
 std::string gantt(const ValidatedProblem& v, const MakespanReport& r, std::uint64_t warps) {
+  if (!r.schedule_available) {
+    return "schedule: not available (the bounds are exact; the node budget ran out while "
+           "rebuilding a worst schedule: raise --budget-nodes)\n";
+  }
   const auto cycle_of = warp_cycles(v, r, warps);
   std::string out = fmt::format("schedule ({} cycles; row = warp, column = cycle):\n",
                                 r.schedule_cycles);
@@ -278,9 +283,13 @@ std::string gantt(const ValidatedProblem& v, const MakespanReport& r, std::uint6
 
 nlohmann::json schedule_json(const ValidatedProblem& v, const MakespanReport& r,
                              std::uint64_t warps) {
+  if (!r.schedule_available) {
+    return nlohmann::json{{"available", false}, {"cycles", nullptr}, {"instruction_cycles", nullptr}};
+  }
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& cycles : warp_cycles(v, r, warps)) rows.push_back(cycles);
-  return nlohmann::json{{"cycles", r.schedule_cycles}, {"instruction_cycles", rows}};
+  return nlohmann::json{
+      {"available", true}, {"cycles", r.schedule_cycles}, {"instruction_cycles", rows}};
 }
 
 MakespanReport compute_makespan(const MakespanProblem& problem, const ValidatedProblem& v,

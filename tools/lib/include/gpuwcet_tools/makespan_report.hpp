@@ -39,6 +39,9 @@ struct MakespanReport {
   // Worst schedule found, warps advanced per cycle and position (exact method).
   std::vector<std::uint32_t> schedule;
   std::uint64_t schedule_cycles = 0;
+  // false: the bounds are exact but the node budget ran out before a worst
+  // schedule was rebuilt (Status::schedule_unavailable).
+  bool schedule_available = true;
 };
 
 struct SearchSettings {
