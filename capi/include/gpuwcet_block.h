@@ -235,8 +235,9 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_block_bound_init(gpuwcet_block_bound
  * Returns GPUWCET_ZERO_WARPS for warp_count 0, GPUWCET_INVALID_ARGUMENT for
  * NULL summaries or bound, a bad struct_size or section_count 0,
  * GPUWCET_MALFORMED_DATA for a summary gpuwcet_profile_warp cannot have made
- * (held[r] != 0 with bit r clear in resource_mask, or execution + idle above
- * length), GPUWCET_OVERFLOW when a bound exceeds 64 bits; *bound is then
+ * (held[r] != 0 with bit r clear in its resource_mask while another summary
+ * of the section has it set, or execution + idle above length),
+ * GPUWCET_OVERFLOW when a bound exceeds 64 bits; *bound is then
  * untouched. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_block_bound_from_summaries(
     const gpuwcet_section_summary* summaries, size_t warp_count, size_t section_count,

@@ -117,9 +117,13 @@ static void test_inconsistent_summaries(void) {
                              &info) == GPUWCET_OK);
   sections[1] = sections[0];
   CHECK(gpuwcet_block_bound_from_summaries(sections, 2, 1, &b) == GPUWCET_OK);
-  /* Held cycles on resource 3, which the mask says the warp never uses. */
+  /* Held cycles on resource 3, which the mask says the warp never uses:
+   * harmless while no warp uses it, malformed once another one does (its
+   * term would miss them). */
   CHECK((sections[1].resource_mask & (1u << 3)) == 0);
   sections[1].held[3] = 1000;
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 2, 1, &b) == GPUWCET_OK);
+  sections[0].resource_mask |= 1u << 3;
   CHECK(gpuwcet_block_bound_from_summaries(sections, 2, 1, &b) == GPUWCET_MALFORMED_DATA);
   sections[1] = sections[0];
   /* A length shorter than the warp's own phases. */

@@ -245,17 +245,21 @@ TEST(BlockBound, RejectsSummariesProfilingCannotMake) {
   BlockBound b;
   ASSERT_EQ(block_bound(s, 2, 1, b), Status::ok);
   const BlockBound good = b;
-  s[1].held[7] = 100;  // resource 7 is not in the mask
+  s[1].held[7] = 100;  // resource 7 is in no mask: nobody reads it
+  ASSERT_EQ(block_bound(s, 2, 1, b), Status::ok);
+  EXPECT_EQ(b.safe_upper_bound, good.safe_upper_bound);
+  s[0].resource_mask |= 1u << 7;  // warp 0 uses it: warp 1's stray cycles would be dropped
   EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
   s[1].resource_mask |= 1u << 7;
   ASSERT_EQ(block_bound(s, 2, 1, b), Status::ok);
-  EXPECT_GE(b.safe_upper_bound, good.safe_upper_bound);
+  EXPECT_EQ(b.safe_upper_bound, good.safe_upper_bound + 100);  // warp 0's term has them
+  const BlockBound last = b;
   s = std::vector<SectionSummary>(2, p.sections[0]);
   s[0].length = s[0].execution + s[0].idle - 1;
   EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
   s[0].execution = ~std::uint64_t{0};
   EXPECT_EQ(block_bound(s, 2, 1, b), Status::malformed_data);
-  EXPECT_EQ(b.safe_upper_bound, good.safe_upper_bound);  // untouched on failure
+  EXPECT_EQ(b.safe_upper_bound, last.safe_upper_bound);  // untouched on failure
 }
 
 }  // namespace
