@@ -40,6 +40,7 @@ struct BlockOptions {
   std::string block;
   std::string warp;
   std::string policy = "all";
+  std::string collector_pick = "round-robin";
   std::uint64_t seed = 1;
   std::uint64_t seeds = 16;
   std::string svg;
@@ -317,6 +318,20 @@ SchedulerPolicy parse_policy(const std::string& p) {
   throw ToolError(fmt::format("unknown policy '{}' (expected gto, lrr, random or all)", p));
 }
 
+// How queued units behind collector units pick (the analysis bounds every
+// order; GPGPU-Sim's round-robin is the default).
+CollectorPick parse_collector_pick(const std::string& p) {
+  if (p == "round-robin") return CollectorPick::round_robin;
+  if (p == "random") return CollectorPick::random;
+  if (p == "oldest") return CollectorPick::oldest;
+  if (p == "newest") return CollectorPick::newest;
+  if (p == "longest") return CollectorPick::longest;
+  if (p == "shortest") return CollectorPick::shortest;
+  throw ToolError(fmt::format(
+      "unknown collector pick '{}' (expected round-robin, random, oldest, newest, longest or shortest)",
+      p));
+}
+
 const char* policy_name(SchedulerPolicy p) {
   switch (p) {
     case SchedulerPolicy::greedy_then_oldest: return "gto";
@@ -333,6 +348,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
   std::vector<std::vector<Instruction>> warps;
   for (const WarpTrace& w : block.warps) warps.push_back(w.code);
 
+  const CollectorPick pick = parse_collector_pick(o.collector_pick);
   struct Run {
     SchedulerPolicy policy;
     std::uint64_t seed;
@@ -348,6 +364,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
   }
   nlohmann::json j = inputs_json(in);
   j["block"] = block.label;
+  j["collector_pick"] = o.collector_pick;
   j["runs"] = nlohmann::json::array();
   std::uint64_t worst = 0;
   std::size_t worst_run = 0;
@@ -358,6 +375,8 @@ CommandOutput run_simulate(const BlockOptions& o) {
     // Every seed as given, 0 included (std::mt19937_64 takes any), so the
     // --seeds runs from --seed, wrapping past 2^64-1, are all different.
     so.seed = runs[r].seed;
+    so.collector_pick = pick;
+    so.collector_seed = runs[r].seed;
     so.record_trace = !o.svg.empty();
     so.barriers_drain = in.config.barriers_drain;
     BlockSimulation sim;
@@ -426,6 +445,11 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
         ->capture_default_str();
     cmd->add_option("--seed", o->seed, "first seed of the random policy")->capture_default_str();
     cmd->add_option("--seeds", o->seeds, "random runs with --policy all")->capture_default_str();
+    cmd->add_option("--collector-pick", o->collector_pick,
+                    "with collector units, how a queued unit picks among the waiting instructions: "
+                    "round-robin (GPGPU-Sim's), random (seeded like the run), oldest, newest, "
+                    "longest or shortest; the bounds cover every order")
+        ->capture_default_str();
   }
   cmd->callback([o, &exit_code, run, name]() {
     try {
