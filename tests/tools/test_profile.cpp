@@ -2,6 +2,8 @@
 // core; truncation, bit flips and a foreign version are rejected.
 #include <chrono>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "gpuwcet_tools/profile_writer.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
+#include "shared_data.hpp"
 
 namespace {
 
@@ -251,6 +254,32 @@ TEST(Profile, CompiledFromTraceBoundsTheSimulatedBlock) {
     EXPECT_LE(gpuwcet::tools::simulate_block(hw.hw, warps, trace.register_count, so).cycles,
               t.alone_bound);
   }
+}
+
+// A traced kernel without `hardware` or `hardware_file` is bounded, as by
+// block-wcet, on the gpgpusim.config next to its trace when there is one:
+// the same sections as naming that file, not the orin-sm preset's.
+TEST(Profile, TraceDefaultsToTheConfigNextToIt) {
+  namespace fs = std::filesystem;
+  const fs::path trace = gpuwcet::test::kSharedData / "gpgpusim-ptx-traces" /
+                         "nn-rodinia-2.0-ft" / "_Z6euclidPcffPfiii1.trace";
+  if (!fs::exists(trace)) GTEST_SKIP() << "no " << trace;
+  const fs::path dir = fs::temp_directory_path() / "gpuwcet_manifest_default_hw";
+  fs::create_directories(dir);
+  auto compile = [&](const std::string& hardware_line) {
+    const fs::path m = dir / "m.toml";
+    std::ofstream(m) << "[[kernel]]\nname = \"nn\"\nblock_threads = 32\ntrace = \""
+                     << fs::absolute(trace).string() << "\"\n"
+                     << hardware_line;
+    return gpuwcet::tools::load_manifest(m.string()).at(0).sections;
+  };
+  const auto by_default = compile("");
+  const auto named = compile("hardware_file = \"" +
+                             fs::absolute(trace.parent_path() / "gpgpusim.config").string() + "\"\n");
+  const auto preset = compile("hardware = \"orin-sm\"\n");
+  fs::remove_all(dir);
+  EXPECT_EQ(by_default, named);
+  EXPECT_NE(by_default, preset);
 }
 
 }  // namespace

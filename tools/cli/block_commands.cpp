@@ -77,21 +77,6 @@ struct Inputs {
   std::string ptx;        // the PTX file given, or empty
 };
 
-// The gpgpusim.config next to a trace (the machine it ran on), or empty when
-// there is none. A path the system cannot look into (a loop of symbolic
-// links, a name too long) is an error: silently falling back to a preset
-// would bound the trace on other hardware.
-std::string config_next_to(const std::string& trace) {
-  const std::filesystem::path p = std::filesystem::path(trace).parent_path() / "gpgpusim.config";
-  std::error_code ec;
-  const bool there = std::filesystem::exists(p, ec);
-  if (ec) {
-    throw ToolError(fmt::format("{}: cannot look for a gpgpusim.config next to it ({}: {})", trace,
-                                p.string(), ec.message()));
-  }
-  return there ? p.string() : std::string();
-}
-
 Inputs load_inputs(const BlockOptions& o) {
   if (!o.hw_file.empty() && !o.hw_preset.empty()) throw ToolError("give --hw or --hw-preset, not both");
   std::optional<std::uint32_t> mem;

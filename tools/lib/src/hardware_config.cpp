@@ -1,6 +1,9 @@
 // Built-in presets, the "alu" unit every description gets, and the choice
 // between the two hardware file formats.
 #include <cstring>
+#include <filesystem>
+#include <string>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -103,5 +106,17 @@ HardwareConfig load_hardware_file(const std::string& path,
   const std::string content = detail::read_whole_file(path);
   return parse_hardware_text(path, content, memory_latency);
 }
+
+std::string config_next_to(const std::string& trace) {
+  const std::filesystem::path p = std::filesystem::path(trace).parent_path() / "gpgpusim.config";
+  std::error_code ec;
+  const bool there = std::filesystem::exists(p, ec);
+  if (ec) {
+    throw ToolError(fmt::format("{}: cannot look for a gpgpusim.config next to it ({}: {})", trace,
+                                p.string(), ec.message()));
+  }
+  return there ? p.string() : std::string();
+}
+
 
 }  // namespace gpuwcet::tools

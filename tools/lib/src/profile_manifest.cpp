@@ -63,10 +63,14 @@ std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_
   }
   std::optional<std::uint32_t> latency;
   if (in.memory_latency != 0) latency = in.memory_latency;
-  const HardwareConfig hw = in.hardware_file.empty()
+  // As block-wcet: without a preset or file, the gpgpusim.config next to
+  // the trace if it has one, else orin-sm.
+  std::string file = in.hardware_file.empty() ? std::string() : relative(in.hardware_file);
+  if (file.empty() && in.preset.empty()) file = config_next_to(relative(in.trace));
+  const HardwareConfig hw = file.empty()
                                 ? hardware_preset(in.preset.empty() ? "orin-sm" : in.preset,
                                                   latency.value_or(200))
-                                : load_hardware_file(relative(in.hardware_file), latency);
+                                : load_hardware_file(file, latency);
   TraceReadOptions options;
   if (!in.block_dim.empty()) {
     const auto shape = parse_block_shape(in.block_dim);

@@ -58,6 +58,13 @@ struct HardwareConfig {
 // given memory latency. Throws ToolError naming the known presets.
 HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_latency);
 
+// The gpgpusim.config next to a trace (the machine it ran on), or empty when
+// there is none: the hardware a trace is bounded on unless told otherwise.
+// A path the system cannot look into (a loop of symbolic links, a name too
+// long) throws ToolError: silently falling back to a preset would bound the
+// trace on other hardware.
+std::string config_next_to(const std::string& trace);
+
 // A hardware file: the native TOML format or a GPGPU-Sim configuration file
 // (recognised by its -ptx_opcode_* / -gpgpu_* options). `memory_latency`,
 // when given, overrides the file's.
