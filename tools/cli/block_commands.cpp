@@ -1,12 +1,10 @@
 // gpuwcet phases / block-wcet / simulate: the multi-phase analysis of a
 // traced thread block (docs/multiphase.md) and the reference simulator.
 #include <cstdint>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>

@@ -2,8 +2,9 @@
 #include "gpuwcet_tools/file_io.hpp"
 
 #include <cerrno>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <limits>
 #include <system_error>
 
 namespace gpuwcet::tools {
@@ -14,13 +15,34 @@ ToolError file_error(const std::string& path, const std::string& what, int err) 
   return ToolError(m);
 }
 
-std::vector<std::uint8_t> read_binary_file(const std::string& path) {
+std::string read_text_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ToolError(path + ": is a directory, not a file");
   errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open", errno);
-  std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+  if (!in) throw file_error(path, "cannot open the file", errno);
+  // One read into a string of the file's size (traces run to gigabytes: no
+  // growing buffer, no second copy), then whatever follows: a file that grew
+  // meanwhile, or a pipe, whose size is unknown.
+  std::string text;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > 0 && size < std::numeric_limits<std::size_t>::max()) {
+    text.resize(static_cast<std::size_t>(size));
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  char chunk[1 << 16];
+  while (in) {
+    in.read(chunk, sizeof chunk);
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) throw file_error(path, "read error", errno);
-  return bytes;
+  return text;
+}
+
+std::vector<std::uint8_t> read_binary_file(const std::string& path) {
+  const std::string text = read_text_file(path);
+  return {text.begin(), text.end()};
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet_tools/file_io.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
@@ -103,7 +104,7 @@ HardwareConfig parse_hardware_text(const std::string& name, std::string_view con
 
 HardwareConfig load_hardware_file(const std::string& path,
                                   std::optional<std::uint32_t> memory_latency) {
-  const std::string content = detail::read_whole_file(path);
+  const std::string content = read_text_file(path);
   return parse_hardware_text(path, content, memory_latency);
 }
 

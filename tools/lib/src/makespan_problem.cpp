@@ -187,7 +187,8 @@ ValidatedProblem validate_model(const MakespanProblem& problem) {
 }
 
 ValidatedProblem validate(const MakespanProblem& problem) {
-  ValidatedProblem v = validate_model(problem);  // The transformed string is shown in every output; refuse to print absurd ones.
+  ValidatedProblem v = validate_model(problem);
+  // The transformed string is shown in every output; refuse to print absurd ones.
   constexpr std::uint64_t kMaxShownLength = 1u << 24;
   if (v.shape.length > kMaxShownLength) {
     throw ToolError(fmt::format("the transformed kernel has {} instructions; at most {} are "

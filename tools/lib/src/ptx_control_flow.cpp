@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuwcet_tools/file_io.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
 
@@ -308,7 +309,7 @@ PtxControlFlow PtxControlFlow::parse(const std::string& name, std::string_view t
 
 PtxControlFlow PtxControlFlow::load(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
-  return parse(slash == std::string::npos ? path : path.substr(slash + 1), detail::read_whole_file(path));
+  return parse(slash == std::string::npos ? path : path.substr(slash + 1), read_text_file(path));
 }
 
 std::uint32_t PtxControlFlow::index_of_line(std::uint64_t line) const {

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-
 namespace gpuwcet::tools {
 namespace {
 

@@ -1,10 +1,7 @@
 #include "gpuwcet_tools/trace_parsing.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 
 #include <fmt/format.h>
@@ -226,33 +223,6 @@ void resolve_taken_branch(WarpTrace& warp, std::uint64_t pc, std::uint64_t& last
   last_pc = pc;
 }
 
-std::string read_whole_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw ToolError(fmt::format("{}: is a directory, not a file", path));
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open the file", errno);
-  // One read into a string of the file's size (traces run to gigabytes: no
-  // growing buffer, no second copy), then whatever follows: a file that grew
-  // meanwhile, or a pipe, whose size is unknown.
-  std::string text;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > 0 && size < std::numeric_limits<std::size_t>::max()) {
-    text.resize(static_cast<std::size_t>(size));
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-  }
-  char chunk[1 << 16];
-  while (in) {
-    in.read(chunk, sizeof chunk);
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) throw ToolError(fmt::format("{}: read error", path));
-  return text;
-}
-
 std::string_view skip_byte_order_mark(std::string_view text) {
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   if (starts_with(text, kBom)) text.remove_prefix(kBom.size());
@@ -303,7 +273,7 @@ TraceFile read_trace_text(const std::string& name, std::string_view content, Tra
 
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,
                      const TraceReadOptions& options) {
-  const std::string content = detail::read_whole_file(path);
+  const std::string content = read_text_file(path);
   return read_trace_text(path, content, format, config, options);
 }
 

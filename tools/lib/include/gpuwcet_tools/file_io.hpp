@@ -16,7 +16,9 @@ namespace gpuwcet::tools {
 // name too long. err 0: no reason known.
 ToolError file_error(const std::string& path, const std::string& what, int err);
 
-// Throw file_error when the file cannot be read or written.
+// Throw file_error when the file cannot be read or written (a directory
+// cannot be read either).
+std::string read_text_file(const std::string& path);
 std::vector<std::uint8_t> read_binary_file(const std::string& path);
 void write_binary_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
 void write_text_file(const std::string& path, const std::string& text);

@@ -173,8 +173,6 @@ void add_alu_unit(HardwareDescription& hw, const std::string& name);
 // Unit-name copy with the length check the fixed-size name needs.
 void set_unit_name(FunctionalUnit& unit, std::string_view name, const std::string& where);
 
-std::string read_whole_file(const std::string& path);
-
 // `text` without a leading UTF-8 byte-order mark, which editors on some
 // systems write and which would glue itself to the first line's first word
 // (a .traceg's '-' header, a PTX trace's "warp").
