@@ -106,6 +106,12 @@ TEST(ReadersErrors, HardwareFiles) {
   hw_error("colour = 3\n" + unit, "hw.toml:1: ", "unknown key 'colour'");
   hw_error("[[unit]]\nname = \"a\"\ninitiation = 0\nlatency = 2\n", "hw.toml:3: ", "initiation");
   hw_error(unit + "[opcodes]\nFFMA = \"fma\"\n", "hw.toml:6: ", "unknown unit 'fma'");
+  // An empty unit name fails when read, not only once a trace uses the opcode.
+  hw_error(unit + "[opcodes]\nFFMA = \"\"\n", "hw.toml:6: ", "the rule for 'FFMA' needs a unit");
+  hw_error(unit + "[opcodes]\nFFMA = { unit = \"\" }\n", "hw.toml:6: ", "needs a unit");
+  // A file with nothing but comments describes no hardware, in either format.
+  hw_error("", "hw.toml: ", "describes no hardware");
+  hw_error("# nothing\n\n", "hw.toml: ", "describes no hardware");
   hw_error("[[unit]\n", "hw.toml:1:", "");
   hw_error(unit + unit, "hw.toml:6: ", "described twice");
   hw_error("[pipeline]\nissue_interval = 0\n" + unit, "hw.toml:2: ", "issue_interval");
@@ -123,6 +129,10 @@ TEST(ReadersErrors, HardwareFiles) {
   };
   sim_error("# comment\n-ptx_opcode_latency_int 4,4,4\n", "gpgpusim.config:2: ", "expects 5");
   sim_error("-ptx_opcode_initiation_sfu 0\n", "gpgpusim.config:1: ", "at least 1");
+  // Any option line makes a GPGPU-Sim configuration, not only the ones the
+  // reader takes (a file with only -dram_latency was read as TOML).
+  sim_error("-gpgpu_perfect_mem 0\n-dram_latency x\n", "gpgpusim.config:2: ", "cycle count");
+  sim_error("-dram_latency x\n", "gpgpusim.config:1: ", "-dram_latency expects a cycle count");
   sim_error("-gpgpu_perfect_mem 1\n-gpgpu_smem_latency x\n", "gpgpusim.config:2: ", "cycle count");
   // The memory latency has the limit of every unit latency, 2^24.
   sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config: ",

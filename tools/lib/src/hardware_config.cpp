@@ -1,5 +1,6 @@
 // Built-in presets, the "alu" unit every description gets, and the choice
 // between the two hardware file formats.
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -64,15 +65,34 @@ void add_alu_unit(HardwareDescription& hw, const std::string& name) {
   ++hw.unit_count;
 }
 
+// A GPGPU-Sim option line is "-name value": a dash, a letter, and no '='
+// (which every line of a native file that starts a key has).
 bool looks_like_gpgpusim_config(std::string_view content) {
   LineCursor lines(content);
   std::string_view line;
   while (lines.next(line)) {
     line = trim(line);
-    if (starts_with(line, "-ptx_opcode_") || starts_with(line, "-gpgpu_")) return true;
+    if (line.size() >= 2 && line[0] == '-' && std::isalpha(static_cast<unsigned char>(line[1])) != 0 &&
+        line.find('=') == std::string_view::npos) {
+      return true;
+    }
   }
   return false;
 }
+
+namespace {
+
+bool has_content(std::string_view content) {
+  LineCursor lines(content);
+  std::string_view line;
+  while (lines.next(line)) {
+    line = trim(line.substr(0, line.find('#')));
+    if (!line.empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 }  // namespace detail
 
@@ -96,6 +116,12 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
 HardwareConfig parse_hardware_text(const std::string& name, std::string_view content,
                                    std::optional<std::uint32_t> memory_latency) {
   content = detail::skip_byte_order_mark(content);
+  if (!detail::has_content(content)) {
+    throw ToolError(fmt::format(
+        "{}: describes no hardware: expected [[unit]] tables (a native hardware file) or "
+        "-ptx_opcode_* options (a GPGPU-Sim configuration)",
+        name));
+  }
   if (detail::looks_like_gpgpusim_config(content)) {
     return detail::parse_gpgpusim_config(name, content, memory_latency);
   }

@@ -53,6 +53,10 @@ OpcodeRule parse_rule(const std::string& name, const std::string& opcode, const 
   OpcodeRule r;
   r.opcode = opcode;
   if (node.is_string()) {
+    // An empty name would only fail once a trace uses the opcode.
+    if (node.value<std::string>()->empty()) {
+      throw ToolError(fmt::format("{}: the rule for '{}' needs a unit", at(name, node), opcode));
+    }
     const OpcodeClass c = opcode_class_from_name(*node.value<std::string>());
     r.unit = c.unit;
     r.kind = c.kind;
@@ -79,7 +83,7 @@ OpcodeRule parse_rule(const std::string& name, const std::string& opcode, const 
   }
   if (r.kind == OpKind::barrier || r.kind == OpKind::exit) {
     r.unit.clear();
-  } else if (!have_unit) {
+  } else if (!have_unit || r.unit.empty()) {
     throw ToolError(fmt::format("{}: the rule for '{}' needs a unit", at(name, node), opcode));
   }
   return r;

@@ -165,7 +165,7 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
                                      std::optional<std::uint32_t> memory_latency);
 HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view content,
                                      std::optional<std::uint32_t> memory_latency);
-// True when the text carries -ptx_opcode_* or -gpgpu_* options.
+// True when the text carries a GPGPU-Sim option line ("-name value").
 bool looks_like_gpgpusim_config(std::string_view content);
 // Appends the "alu" unit (initiation 1, latency 1, on the int pipeline's
 // resource) unless the description already has one; see docs/trace-formats.md.
