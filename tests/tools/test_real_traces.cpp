@@ -6,6 +6,7 @@
 // - Accel-Sim traces: every block of every trace is bounded, and no
 //   simulated schedule of the reference simulator exceeds its bound.
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -15,6 +16,8 @@
 
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "gpuwcet_tools/file_io.hpp"
+#include "gpuwcet_tools/ptx_control_flow.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "shared_data.hpp"
 
@@ -93,6 +96,46 @@ TEST(RealTraces, SingleWarpBoundAgainstGpgpuSim) {
   // docs/multiphase.md: 14.0 % over all 16, 6.0 % without bfs.
   EXPECT_LT(mean, 14.5);
   EXPECT_LT(mean_known, 6.5);
+}
+
+// The same with the PTX file each trace names (join points from the kernel's
+// control flow, docs/trace-formats.md), for the traces whose file is in the
+// folder GPUWCET_PTX_DIR names: the data set does not carry these files, six
+// of them are published with the runs (docs/multiphase.md, "With the PTX
+// files: join points"). Skipped when the variable is unset or names no file
+// a trace needs. Following the file's join points never loosens a bound.
+TEST(RealTraces, SingleWarpBoundWithThePtxFiles) {
+  const char* dir = std::getenv("GPUWCET_PTX_DIR");
+  if (dir == nullptr) GTEST_SKIP() << "GPUWCET_PTX_DIR is not set";
+  std::size_t followed = 0;
+  for (const fs::path& f : files_in(kData / "gpgpusim-ptx-traces", ".trace")) {
+    const HardwareConfig hw = load_hardware_file((f.parent_path() / "gpgpusim.config").string(), {});
+    TraceReadOptions ro;
+    ro.block_shape = launch_shape();
+    const TraceFile plain = read_trace(f.string(), TraceFormat::ptx, hw, ro);
+    // The file the trace names, from its first line's "(file:line)".
+    const std::string first = read_text_file(f.string()).substr(0, 4096);
+    const std::size_t open = first.find('(');
+    const std::size_t colon = first.find(':', open);
+    ASSERT_NE(colon, std::string::npos) << f;
+    const fs::path ptx = fs::path(dir) / first.substr(open + 1, colon - open - 1);
+    if (!fs::exists(ptx)) continue;
+    const PtxControlFlow flow = PtxControlFlow::load(ptx.string());
+    ro.control_flow = &flow;
+    const TraceFile t = read_trace(f.string(), TraceFormat::ptx, hw, ro);
+    const BlockAnalysis a = analyse_block(hw.hw, t, 0, hw.barriers_drain);
+    const BlockAnalysis without = analyse_block(hw.hw, plain, 0, hw.barriers_drain);
+    EXPECT_GE(a.bound.safe_upper_bound, *t.observed_cycles) << f;
+    EXPECT_LE(a.bound.safe_upper_bound, without.bound.safe_upper_bound) << f;
+    std::vector<std::vector<Instruction>> warps{t.blocks[0].warps[0].code};
+    BlockSimulationOptions so;
+    so.record_trace = false;
+    so.barriers_drain = hw.barriers_drain;
+    EXPECT_LE(simulate_block(hw.hw, warps, t.register_count, so).cycles, a.bound.safe_upper_bound) << f;
+    ++followed;
+  }
+  if (followed == 0) GTEST_SKIP() << "no PTX file a trace names in " << dir;
+  RecordProperty("traces_with_their_ptx_file", static_cast<int>(followed));
 }
 
 TEST(RealTraces, AccelSimBlocksNeverExceedTheirBound) {
