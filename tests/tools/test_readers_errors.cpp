@@ -135,6 +135,10 @@ TEST(ReadersErrors, HardwareFiles) {
   sim_error("-dram_latency x\n", "gpgpusim.config:1: ", "-dram_latency expects a cycle count");
   sim_error("-gpgpu_perfect_mem 1\n-gpgpu_smem_latency x\n", "gpgpusim.config:2: ", "cycle count");
   // The memory latency has the limit of every unit latency, 2^24.
+  // Option lines, none of them read: not silently the preset's units.
+  sim_error("-gpgpu_n_clusters 1\n-gpgpu_num_sched_per_core 4\n", "gpgpusim.config: ",
+            "sets none of the options gpuwcet reads");
+  sim_error("-foo bar\n", "gpgpusim.config: ", "is it a gpgpusim.config?");
   sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config: ",
             "L1 + L2 + DRAM, 16777302 cycles, exceeds 16777216");
   hw_error("memory_latency = 16777217\n" + unit, "hw.toml:1: ", "memory_latency");

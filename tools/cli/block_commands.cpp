@@ -28,6 +28,9 @@ using namespace gpuwcet::tools;
 // Memory latency when neither the option nor the hardware file gives one:
 // the middle of the 5..400 cycles the paper sweeps.
 constexpr std::uint32_t kDefaultMemoryLatency = 200;
+// Random runs of `simulate --policy all`: each simulates the whole block, so
+// a mistyped count (-1 read as 2^64 - 1) must not run for ever.
+constexpr std::uint64_t kMaxSeeds = 100000;
 
 struct BlockOptions {
   std::string trace;
@@ -39,8 +42,8 @@ struct BlockOptions {
   std::string warp;
   std::string policy = "all";
   std::string collector_pick = "round-robin";
-  std::uint64_t seed = 1;
-  std::uint64_t seeds = 16;
+  std::string seed = "1";
+  std::string seeds = "16";
   std::string svg;
   std::string block_dim;
   std::string ptx;
@@ -336,14 +339,16 @@ CommandOutput run_simulate(const BlockOptions& o) {
     SchedulerPolicy policy;
     std::uint64_t seed;
   };
+  const std::uint64_t seed = parse_unsigned(o.seed, "--seed");
+  const std::uint64_t seeds = parse_unsigned(o.seeds, "--seeds", kMaxSeeds);
   std::vector<Run> runs;
   if (o.policy == "all") {
     runs.push_back({SchedulerPolicy::greedy_then_oldest, 0});
     runs.push_back({SchedulerPolicy::loose_round_robin, 0});
-    for (std::uint64_t s = 0; s < o.seeds; ++s) runs.push_back({SchedulerPolicy::random, o.seed + s});
+    for (std::uint64_t s = 0; s < seeds; ++s) runs.push_back({SchedulerPolicy::random, seed + s});
   } else {
     const SchedulerPolicy p = parse_policy(o.policy);
-    runs.push_back({p, p == SchedulerPolicy::random ? o.seed : 0});
+    runs.push_back({p, p == SchedulerPolicy::random ? seed : 0});
   }
   nlohmann::json j = inputs_json(in);
   j["block"] = block.label;
@@ -427,7 +432,8 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
     cmd->add_option("--policy", o->policy, "gto, lrr, random or all (gto, lrr and --seeds random runs)")
         ->capture_default_str();
     cmd->add_option("--seed", o->seed, "first seed of the random policy")->capture_default_str();
-    cmd->add_option("--seeds", o->seeds, "random runs with --policy all")->capture_default_str();
+    cmd->add_option("--seeds", o->seeds, "random runs with --policy all (at most 100000)")
+        ->capture_default_str();
     cmd->add_option("--collector-pick", o->collector_pick,
                     "with collector units, how a queued unit picks among the waiting instructions: "
                     "round-robin (GPGPU-Sim's), random (seeded like the run), oldest, newest, "

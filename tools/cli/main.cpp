@@ -21,7 +21,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end here with exit code 0; a command line that
+    // cannot be read fails like every other error: a message, exit code 2.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "gpuwcet: error: " << e.what() << "\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
+    return 2;
   } catch (const std::exception& e) {
     // Each command reports its own errors (ToolError); anything else that
     // escapes is a defect of the tools, still reported as a failed run

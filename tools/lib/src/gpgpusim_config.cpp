@@ -103,6 +103,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     initiation[i] = kAmpereUnits[i].initiation;
   }
   std::map<std::string, std::uint64_t> scalars;
+  bool known_read = false;  // a file that sets none of the options describes nothing
 
   LineCursor lines(content);
   std::string_view line;
@@ -119,6 +120,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     for (const ListOption& o : kLists) {
       if (option != o.option) continue;
       list = true;
+      known_read = true;
       const auto values = parse_list(name, lines.line_number(), option, value, o.count);
       for (std::size_t k = 0; k < o.count; ++k) {
         if (o.initiation) {
@@ -141,11 +143,21 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
                 fmt::format("{} expects {} up to {}, got '{}'", option, o.what, o.limit, value));
       }
       scalars[std::string(option)] = *v;
+      known_read = true;
     }
     // Every other option (caches, DRAM timing, scheduler, ...) is not part of
     // the block model.
   }
 
+  // Any text with a "-name value" line reads as a configuration; one that
+  // sets nothing the reader takes would silently be the preset.
+  if (!known_read) {
+    throw ToolError(fmt::format(
+        "{}: sets none of the options gpuwcet reads (-ptx_opcode_latency_*, "
+        "-ptx_opcode_initiation_*, -gpgpu_smem_latency, -gpgpu_perfect_mem, memory latencies, "
+        "operand collectors: docs/trace-formats.md); is it a gpgpusim.config?",
+        name));
+  }
   auto opt = [&](const char* key, std::uint64_t fallback) {
     const auto it = scalars.find(key);
     return it == scalars.end() ? fallback : it->second;
