@@ -176,11 +176,13 @@ CommandOutput run_phases(const BlockOptions& o) {
   j["block"] = block.label;
   j["warps"] = nlohmann::json::array();
   for (std::uint32_t i : chosen_warps(block, o.warp)) {
-    const WarpAnalysis a = analyse_warp(in.config.hw, block.warps[i], in.trace.register_count);
+    const WarpAnalysis a = analyse_warp(in.config.hw, block.warps[i], in.trace.register_count,
+                                        in.config.barriers_drain);
     timeline.rows.push_back({fmt::format("warp {}", a.warp_id), a.phases, {}});
     if (o.json) {
       nlohmann::json w = {{"warp", a.warp_id},
                           {"cycles", a.result.total_cycles},
+                          {"cycles_alone", a.alone_cycles},
                           {"instructions", a.result.instructions},
                           {"phases", nlohmann::json::array()}};
       for (const Phase& p : a.phases) {
@@ -192,8 +194,15 @@ CommandOutput run_phases(const BlockOptions& o) {
       j["warps"].push_back(w);
       continue;
     }
-    out.text += fmt::format("warp {}: {} cycles alone, {} instruction{}, {} phase{}, {} section{}\n",
-                            a.warp_id, a.result.total_cycles, a.result.instructions,
+    // The phases run every barrier drained; a warp that passes barriers with
+    // results pending (GPGPU-Sim's bar.sync) is faster alone.
+    const std::string alone =
+        a.alone_cycles == a.result.total_cycles
+            ? fmt::format("{} cycles alone", a.alone_cycles)
+            : fmt::format("{} cycles alone ({} with every barrier drained, as the phases are)",
+                          a.alone_cycles, a.result.total_cycles);
+    out.text += fmt::format("warp {}: {}, {} instruction{}, {} phase{}, {} section{}\n", a.warp_id,
+                            alone, a.result.instructions,
                             plural(a.result.instructions), a.phases.size(), plural(a.phases.size()),
                             a.sections.size(), plural(a.sections.size()));
     for (const Phase& p : a.phases) {
@@ -213,20 +222,31 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
       analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks.size()),
                            in.config.barriers_drain);
   const BlockBound& bb = a.bound;
+  // A bound below what the trace's own run took means the inputs do not
+  // describe that run: say so rather than print an unsafe number quietly.
+  std::string below;
+  if (in.trace.observed_cycles && bb.safe_upper_bound < *in.trace.observed_cycles) {
+    below = fmt::format(
+        "the bound, {} cycles, is below the {} the trace's run took: the hardware description, "
+        "--mem-latency or --block-dim do not describe that run",
+        bb.safe_upper_bound, *in.trace.observed_cycles);
+    fmt::print(stderr, "warning: {}: {}\n", o.trace, below);
+  }
   if (o.json) {
     nlohmann::json j = inputs_json(in);
+    if (!below.empty()) j["notes"].push_back("warning: " + below);
     j["block"] = a.label;
     j["block_index"] = a.block_index;
     j["bound"] = bb.safe_upper_bound;
     j["safe"] = true;
     j["gub"] = bb.general_upper_bound;
     j["gub_safe"] = false;
-    // null where the longest warp alone bounds nothing from below.
+    // null where the longest warp bounds nothing from below.
     const auto lower = [&](std::uint64_t v) {
       return a.lower_bound_holds ? nlohmann::json(v) : nlohmann::json(nullptr);
     };
     j["lower_bound"] = lower(bb.lower_bound);
-    j["longest_warp_alone"] = bb.lower_bound;
+    j["longest_warp_length"] = bb.lower_bound;
     if (in.trace.observed_cycles) j["observed_cycles"] = *in.trace.observed_cycles;
     j["sections"] = nlohmann::json::array();
     for (std::size_t s = 0; s < a.section_bounds.size(); ++s) {
@@ -244,7 +264,8 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
         issues += s.issues;
       }
       j["warps"].push_back({{"warp", w.warp_id},
-                            {"cycles_alone", w.result.total_cycles},
+                            {"cycles_alone", w.alone_cycles},
+                            {"phase_cycles", w.result.total_cycles},
                             {"execution", exec},
                             {"idle", idle},
                             {"issues", issues},
@@ -264,9 +285,9 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
     out.text += fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
                             bb.general_upper_bound);
     if (a.lower_bound_holds) {
-      out.text += fmt::format("lower bound         {} cycles  [longest warp alone]\n", bb.lower_bound);
+      out.text += fmt::format("lower bound         {} cycles  [longest warp]\n", bb.lower_bound);
     } else {
-      out.text += fmt::format("longest warp alone  {} cycles  [no lower bound: {}]\n", bb.lower_bound,
+      out.text += fmt::format("longest warp        {} cycles  [no lower bound: {}]\n", bb.lower_bound,
                               in.config.hw.collector_units != 0
                                   ? "collector units may serve in another order"
                                   : "warps may pass barriers before they drain");
@@ -288,7 +309,7 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
   }
   if (!o.svg.empty()) {
     Timeline t;
-    t.title = fmt::format("{} {}: each warp alone (Algorithm 1) and the block bounds", o.trace, a.label);
+    t.title = fmt::format("{} {}: each warp alone (Algorithm 1, every barrier drained) and the block bounds", o.trace, a.label);
     for (const WarpAnalysis& w : a.warps) t.rows.push_back({fmt::format("warp {}", w.warp_id), w.phases, {}});
     t.markers.push_back({bb.safe_upper_bound, fmt::format("bound {}", bb.safe_upper_bound)});
     t.markers.push_back({bb.general_upper_bound, fmt::format("GUB {}", bb.general_upper_bound)});

@@ -15,7 +15,7 @@
 namespace gpuwcet::tools {
 
 WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
-                          std::size_t register_count) {
+                          std::size_t register_count, bool barriers_drain) {
   WarpAnalysis a;
   a.warp_id = warp.warp_id;
   std::vector<std::byte> arena(profile_arena_bytes(register_count) + 1);
@@ -30,6 +30,17 @@ WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
   }
   a.phases.resize(a.result.phase_count);
   a.sections.resize(a.result.section_count);
+  // With draining barriers that is the profile's total (the sum of its
+  // sections); passing them takes a run through the barriers.
+  a.alone_cycles = a.result.total_cycles;
+  if (!barriers_drain) {
+    const Status alone =
+        warp_alone_cycles(hw, warp.code, register_count, arena, false, a.alone_cycles);
+    if (alone != Status::ok) {
+      throw ToolError(fmt::format("warp {}: the analysis rejected its instructions: {}", warp.warp_id,
+                                  status_message(alone)));
+    }
+  }
   return a;
 }
 
@@ -46,7 +57,7 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
   b.label = block.label;
   std::vector<SectionSummary> all;
   for (const WarpTrace& w : block.warps) {
-    b.warps.push_back(analyse_warp(hw, w, trace.register_count));
+    b.warps.push_back(analyse_warp(hw, w, trace.register_count, barriers_drain));
     const WarpAnalysis& a = b.warps.back();
     if (a.sections.size() != b.warps.front().sections.size()) {
       throw ToolError(fmt::format(
@@ -79,18 +90,8 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
   if (warps == 1) {
     // One warp, one schedule: its time alone bounds it, exactly unless
     // collector units let a queued unit serve in an order the profile does
-    // not fix (then it bounds every order). With draining barriers that is
-    // its profile's total (the sum of its sections); passing them takes a
-    // run through the barriers.
-    std::uint64_t alone = b.warps.front().result.total_cycles;
-    if (!barriers_drain) {
-      std::vector<std::byte> arena(profile_arena_bytes(trace.register_count) + 1);
-      st = warp_alone_cycles(hw, block.warps.front().code, trace.register_count, arena, false,
-                             alone);
-      if (st != Status::ok) {
-        throw ToolError(fmt::format("{}: {}: {}", trace.path, block.label, status_message(st)));
-      }
-    }
+    // not fix (then it bounds every order).
+    const std::uint64_t alone = b.warps.front().alone_cycles;
     b.bound.safe_upper_bound = b.bound.general_upper_bound = b.bound.lower_bound = alone;
     // A section lasts no longer than the block, so the block's bound caps
     // each section's; the per-section profile bound can be looser (it

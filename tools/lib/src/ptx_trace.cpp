@@ -107,7 +107,17 @@ class Reader {
     }
     BlockTrace& block = out_.blocks.back();
     if (block.warps.empty()) fail_at(name_, line_, "no instruction lines ('warp n : PC=...')");
-    for (WarpTrace& w : block.warps) finish_warp(w, config_.hw, name_);
+    for (WarpTrace& w : block.warps) {
+      // GPGPU-Sim prints every instruction a warp runs, its ret or exit
+      // last: a trace that stops before it was cut short, and the bound
+      // covers only what it shows.
+      if (w.code.back().kind != OpKind::exit) {
+        out_.notes.push_back(fmt::format("warp {} ends without ret or exit (line {}): the trace may be "
+                                         "cut short, and the bound covers only the instructions it shows",
+                                         w.warp_id, w.lines.back()));
+      }
+      finish_warp(w, config_.hw, name_);
+    }
     for (std::size_t k = 0; k < lanes_.size(); ++k) {
       if (!lanes_[k].flow_left().empty()) {
         out_.notes.push_back(fmt::format("warp {}: join points followed up to {}; from there on, "

@@ -16,9 +16,13 @@ namespace gpuwcet::tools {
 
 struct WarpAnalysis {
   std::uint32_t warp_id = 0;
-  ProfileResult result;
+  ProfileResult result;  // result.total_cycles: where its phases end, every barrier drained
   std::vector<Phase> phases;
   std::vector<SectionSummary> sections;
+  // The warp's time alone on the machine: the bound of a block of this warp
+  // only (warp_alone_cycles; equal to result.total_cycles when barriers
+  // drain, less when the warp passes them with results pending).
+  std::uint64_t alone_cycles = 0;
 };
 
 struct BlockAnalysis {
@@ -36,7 +40,7 @@ struct BlockAnalysis {
 
 // Profiles one warp alone. Throws ToolError when the core rejects it.
 WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
-                          std::size_t register_count);
+                          std::size_t register_count, bool barriers_drain = true);
 
 // Profiles every warp of the block and bounds it. A block of one warp has
 // one schedule: its bounds are then the warp's time alone
