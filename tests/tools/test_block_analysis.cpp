@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuwcet_tools/tool_error.hpp"
+
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
@@ -76,6 +78,37 @@ TEST(BlockAnalysis, NoLowerBoundWithCollectorUnits) {
   so.record_trace = false;
   EXPECT_EQ(gpuwcet::tools::simulate_block(hw.hw, codes(t), t.register_count, so).cycles,
             without.bound.lower_bound);
+}
+
+// A warp's time alone is the bound of a block of that warp alone: passing
+// barriers with results pending (the presets), it is below where its
+// drained-barrier phases end; with draining barriers the two agree.
+TEST(BlockAnalysis, TimeAloneIsTheOneWarpBlockBound) {
+  const auto hw = hardware_preset("orin-sm", 200);
+  const auto t = read_trace_text("one.trace", kOneWarp, TraceFormat::native, hw);
+  const BlockAnalysis passing = analyse_block(hw.hw, t, 0, false);
+  EXPECT_EQ(passing.warps[0].alone_cycles, passing.bound.safe_upper_bound);
+  EXPECT_LT(passing.warps[0].alone_cycles, passing.warps[0].result.total_cycles);
+  const BlockAnalysis draining = analyse_block(hw.hw, t, 0, true);
+  EXPECT_EQ(draining.warps[0].alone_cycles, draining.warps[0].result.total_cycles);
+  EXPECT_EQ(draining.warps[0].alone_cycles, draining.bound.safe_upper_bound);
+}
+
+// Warps that disagree on the barriers are named at the line where the
+// trace starts the offending one.
+TEST(BlockAnalysis, BarrierMismatchNamesTheWarpsLine) {
+  const auto hw = hardware_preset("orin-sm", 200);
+  const auto t = read_trace_text("two.trace", "warp 0\nbarrier\nexit\nwarp 1\nfp_add r1 , r2\nexit\n",
+                                 TraceFormat::native, hw);
+  try {
+    (void)analyse_block(hw.hw, t, 0, true);
+    FAIL() << "no error";
+  } catch (const gpuwcet::tools::ToolError& e) {
+    EXPECT_NE(std::string(e.what()).find("two.trace:5: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("warp 1 passes 0 barriers but warp 0 passes 1"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

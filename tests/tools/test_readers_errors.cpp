@@ -77,6 +77,10 @@ TEST(ReadersErrors, Ptx) {
       "warp 0 : PC=0x0 (k.ptx:1) st.v4.f32 [%rd1], {%f1, %f2, %f3, %f4}, %f5, %f6;\n", p,
       "t.in:1: ", "source registers");
   trace_error("kernel_execution_time : 5\n", p, "t.in:1: ", "no instruction");
+  // A width PTX does not have would be costed as 4 bytes.
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) ld.global.u35 %r1, [%rd1];\n", p, "t.in:1: ",
+              "'u35' in 'ld.global.u35' is not a PTX type");
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) add.f70 %f1, %f2, %f3;\n", p, "t.in:1: ", "'f70'");
 }
 
 TEST(ReadersErrors, Native) {

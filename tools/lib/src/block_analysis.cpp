@@ -60,10 +60,13 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
     b.warps.push_back(analyse_warp(hw, w, trace.register_count, barriers_drain));
     const WarpAnalysis& a = b.warps.back();
     if (a.sections.size() != b.warps.front().sections.size()) {
+      // Named at the warp's first instruction in the trace.
+      const std::string where = w.lines.empty() ? trace.path
+                                                : fmt::format("{}:{}", trace.path, w.lines.front());
       throw ToolError(fmt::format(
           "{}: {}: warp {} passes {} barriers but warp {} passes {}; a block's warps must meet at "
           "every barrier",
-          trace.path, block.label, a.warp_id, a.sections.size() - 1, b.warps.front().warp_id,
+          where, block.label, a.warp_id, a.sections.size() - 1, b.warps.front().warp_id,
           b.warps.front().sections.size() - 1));
     }
     all.insert(all.end(), a.sections.begin(), a.sections.end());
@@ -109,6 +112,10 @@ BlockChoice parse_block_choice(const std::string& text, std::size_t block_count)
   BlockChoice c;
   if (text.empty() || text == "worst") return c;
   c.worst = false;
+  if (text.find_first_not_of("0123456789") != std::string::npos) {
+    throw ToolError(fmt::format("block '{}': expected a block index (0..{}) or 'worst'", text,
+                                block_count == 0 ? 0 : block_count - 1));
+  }
   c.index = static_cast<std::size_t>(parse_unsigned(text, "block index"));
   if (c.index >= block_count) {
     throw ToolError(fmt::format("block {} does not exist: the trace has {} block{} (0..{})", c.index,

@@ -187,6 +187,25 @@ std::uint32_t access_bytes(std::string_view opcode) {
   return width;
 }
 
+std::string_view unknown_ptx_type(std::string_view opcode) {
+  // The PTX types spelt as a letter u, s, b or f and a width (the ISA's
+  // fundamental types, and the sub-byte ones of mma/wmma).
+  static constexpr std::string_view kWidths[] = {"u4",  "s4",  "b1",  "b4",  "u8",  "s8",
+                                                 "b8",  "u16", "s16", "b16", "f16", "u32",
+                                                 "s32", "b32", "f32", "u64", "s64", "b64",
+                                                 "f64", "b128"};
+  std::size_t start = opcode.find('.');  // after the base opcode
+  while (start != std::string_view::npos) {
+    const std::size_t end = opcode.find('.', start + 1);
+    const std::string_view c = opcode.substr(start + 1, end == std::string_view::npos ? end : end - start - 1);
+    start = end;
+    if (c.size() < 2 || (c[0] != 'u' && c[0] != 's' && c[0] != 'b' && c[0] != 'f')) continue;
+    if (c.substr(1).find_first_not_of("0123456789") != std::string_view::npos) continue;
+    if (std::find(std::begin(kWidths), std::end(kWidths), c) == std::end(kWidths)) return c;
+  }
+  return {};
+}
+
 MemorySpace memory_space(std::string_view opcode) {
   if (has_component(opcode, "shared")) return MemorySpace::shared;
   if (has_component(opcode, "param") || has_component(opcode, "const") || has_component(opcode, "tex")) {

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuwcet_tools/lane_values.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
@@ -222,6 +223,11 @@ class Reader {
     const std::size_t op_end = ptx_opcode_length(rest);
     const std::string_view opcode = rest.substr(0, op_end);
     if (opcode.empty()) fail_at(name_, line_, "missing opcode");
+    // A type picks the unit and an access's width: one PTX does not have
+    // (".u35") must not pass as a 4-byte integer.
+    if (const std::string_view bad = unknown_ptx_type(opcode); !bad.empty()) {
+      fail_at(name_, line_, fmt::format("'{}' in '{}' is not a PTX type", bad, opcode));
+    }
     const std::vector<std::string_view> operands = split_operands(rest.substr(op_end));
     const bool first_is_dst = !ptx_writes_nothing(opcode) && !operands.empty() &&
                               !starts_with(operands.front(), "[");

@@ -329,6 +329,10 @@ class LaneValueAnalysis {
 // (".v4.f32" -> 16); 4 when the opcode names no type.
 std::uint32_t access_bytes(std::string_view opcode);
 
+// A component of a PTX opcode that reads as a typed width (a letter u, s, b
+// or f and digits) but is no PTX type (".u35"), or empty.
+std::string_view unknown_ptx_type(std::string_view opcode);
+
 // The memory space of a PTX load/store/atomic opcode (generic addresses count
 // as global: the worse of the two).
 MemorySpace memory_space(std::string_view opcode);
