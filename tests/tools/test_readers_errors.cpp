@@ -157,8 +157,13 @@ TEST(ReadersErrors, HardwareFiles) {
 }
 
 TEST(ReadersErrors, EmptyAndMissingFiles) {
-  trace_error("", TraceFormat::automatic, "t.in:1: ", "no 'warp <n>' line");
-  trace_error("\n\n", TraceFormat::ptx, "t.in:2: ", "no instruction");
+  // Whatever the format, an empty file or binary data is said to be one.
+  trace_error("", TraceFormat::automatic, "t.in: ", "the file is empty");
+  trace_error("\n\n", TraceFormat::ptx, "t.in: ", "the file is empty");
+  trace_error("  \n", TraceFormat::accelsim, "t.in: ", "the file is empty");
+  trace_error(std::string("warp 0\nexit\n\x7f\0\x01", 14), TraceFormat::automatic, "t.in:3: ",
+              "not a text trace");
+  trace_error("warp 0\n", TraceFormat::native, "t.in:1: ", "no instructions");
   const HardwareConfig c = hardware_preset("orin-sm", 100);
   expect_error([&] { (void)read_trace("/nonexistent/t.trace", TraceFormat::automatic, c); },
                "/nonexistent/t.trace: ", "cannot open");

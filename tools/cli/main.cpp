@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -18,6 +19,19 @@ int main(int argc, char** argv) {
   gpuwcet::cli::add_makespan_command(app, exit_code);
   gpuwcet::cli::add_profile_commands(app, exit_code);
   gpuwcet::cli::add_block_commands(app, exit_code);
+  // No option or file of these commands means anything empty: an empty
+  // value ('--mem-latency ""', '--hw=') would otherwise read as "not given"
+  // and quietly take the default.
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const std::size_t eq = arg.find('=');
+    if (arg.empty() || (arg.rfind("--", 0) == 0 && eq != std::string::npos && eq + 1 == arg.size())) {
+      std::cerr << "gpuwcet: error: empty argument"
+                << (arg.empty() && i > 1 ? std::string(" after '") + argv[i - 1] + "'" : " '" + arg + "'")
+                << ": give a value\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -258,6 +258,14 @@ TraceFormat detect_format(std::string_view content) {
 TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
                           const HardwareConfig& config, const TraceReadOptions& options) {
   content = detail::skip_byte_order_mark(content);
+  // Said plainly, before any format's reader words it in its own terms.
+  if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw ToolError(fmt::format("{}: the file is empty: no trace lines", name));
+  }
+  if (const std::size_t nul = content.find('\0'); nul != std::string_view::npos) {
+    const auto line = 1 + std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+    throw ToolError(fmt::format("{}:{}: not a text trace (a NUL byte)", name, line));
+  }
   if (format == TraceFormat::automatic) format = detect_format(content);
   switch (format) {
     case TraceFormat::accelsim:
