@@ -114,6 +114,11 @@ Inputs load_inputs(const BlockOptions& o) {
   if (flow && in.trace.format != TraceFormat::ptx) {
     throw ToolError(fmt::format("--ptx is for GPGPU-Sim PTX traces; {} is not one", o.trace));
   }
+  if (!o.block_dim.empty() && in.trace.format != TraceFormat::ptx) {
+    // Accel-Sim traces carry every lane's address and mask; native traces
+    // carry costs: neither needs the launch shape.
+    fmt::print(stderr, "note: --block-dim is for GPGPU-Sim PTX traces; {} does not use it\n", o.trace);
+  }
   for (const std::string& note : in.trace.notes) fmt::print(stderr, "note: {}: {}\n", o.trace, note);
   return in;
 }
