@@ -36,7 +36,8 @@ const std::string kTb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n";
 
 TEST(ReadersErrors, AccelSim) {
   const auto a = TraceFormat::accelsim;
-  trace_error(kTb + "insts = 2\n0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n", a, "t.in:3: ",
+  // Named at the count that the lines do not match.
+  trace_error(kTb + "insts = 2\n0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n", a, "t.in:4: ",
               "declares insts = 2 but has 1");
   trace_error(kTb + "insts = 1\n0000 ffffffff 1 R1 FROB 1 R2 0 0\n#END_TB\n", a, "t.in:5: ",
               "unknown opcode 'FROB'");

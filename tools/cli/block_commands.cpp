@@ -367,6 +367,11 @@ CommandOutput run_simulate(const BlockOptions& o) {
   };
   const std::uint64_t seed = parse_unsigned(o.seed, "--seed");
   const std::uint64_t seeds = parse_unsigned(o.seeds, "--seeds", kMaxSeeds);
+  // A random run is named with its seed, which reproduces it.
+  const auto run_name = [](const Run& r) {
+    return r.policy == SchedulerPolicy::random ? fmt::format("random {}", r.seed)
+                                               : std::string(policy_name(r.policy));
+  };
   std::vector<Run> runs;
   if (o.policy == "all") {
     runs.push_back({SchedulerPolicy::greedy_then_oldest, 0});
@@ -402,13 +407,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
     nlohmann::json run = {{"policy", policy_name(runs[r].policy)}, {"cycles", sim.cycles}};
     if (runs[r].policy == SchedulerPolicy::random) run["seed"] = so.seed;
     j["runs"].push_back(run);
-    if (!o.json) {
-      out.text += fmt::format("{:<10}{:>12} cycles\n",
-                              runs[r].policy == SchedulerPolicy::random
-                                  ? fmt::format("random {}", so.seed)
-                                  : std::string(policy_name(runs[r].policy)),
-                              sim.cycles);
-    }
+    if (!o.json) out.text += fmt::format("{:<10}{:>12} cycles\n", run_name(runs[r]), sim.cycles);
     if (r == 0 || sim.cycles > worst) {
       worst = sim.cycles;
       worst_run = r;
@@ -419,12 +418,12 @@ CommandOutput run_simulate(const BlockOptions& o) {
   if (o.json) {
     out.text += json_text(j) + '\n';
   } else if (runs.size() > 1) {
-    out.text += fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, policy_name(runs[worst_run].policy));
+    out.text += fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, run_name(runs[worst_run]));
   }
   if (!o.svg.empty()) {
     Timeline t;
     t.title = fmt::format("{} {}: simulated schedule ({}), {} cycles", o.trace, block.label,
-                          policy_name(runs[worst_run].policy), worst);
+                          run_name(runs[worst_run]), worst);
     for (std::uint32_t w = 0; w < warps.size(); ++w) {
       TimelineRow row{fmt::format("warp {}", block.warps[w].warp_id),
                       simulated_phases(in.config.hw, warps[w], worst_sim, w), {}};

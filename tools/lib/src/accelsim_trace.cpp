@@ -196,6 +196,7 @@ class Reader {
       fail_at(name_, line_, "'insts = k' must follow 'warp = n' directly");
     }
     expected_ = *n;
+    insts_line_ = line_;
     // The count sizes the warp's arrays once; an instruction line takes at
     // least 12 bytes, so a false count cannot reserve more than the file holds.
     const std::size_t fits = content_bytes_ / 12;
@@ -209,7 +210,7 @@ class Reader {
     WarpTrace& w = out_.blocks.back().warps.back();
     if (!expected_) fail_at(name_, warp_line_, fmt::format("warp {} has no 'insts = k' line", w.warp_id));
     if (*expected_ != count_) {
-      fail_at(name_, warp_line_,
+      fail_at(name_, insts_line_,
               fmt::format("warp {} declares insts = {} but has {} instruction lines", w.warp_id,
                           *expected_, count_));
     }
@@ -359,6 +360,7 @@ class Reader {
   std::optional<std::uint64_t> expected_;
   std::uint64_t count_ = 0;
   std::size_t warp_line_ = 0;
+  std::size_t insts_line_ = 0;  // of the current warp's 'insts = k'
   std::set<std::uint64_t> warp_ids_;
   std::uint64_t last_pc_ = 0;  // of the warp being read
 };
