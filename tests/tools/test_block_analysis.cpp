@@ -111,4 +111,40 @@ TEST(BlockAnalysis, BarrierMismatchNamesTheWarpsLine) {
   }
 }
 
+// --block takes an index, 'worst' or a block's label; Accel-Sim coordinates
+// match whatever their spacing, and digits alone are an index.
+TEST(BlockAnalysis, BlockChosenByIndexLabelOrWorst) {
+  using gpuwcet::tools::parse_block_choice;
+  const auto hw = hardware_preset("orin-sm", 200);
+  const std::string tb = "warp = 0\ninsts = 1\n0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n";
+  const auto a = read_trace_text("a.traceg",
+                                 "#BEGIN_TB\nthread block = 0,0,0\n" + tb +
+                                     "#BEGIN_TB\nthread block = 1, 2,0\n" + tb,
+                                 TraceFormat::accelsim, hw);
+  ASSERT_EQ(a.blocks.size(), 2u);
+  EXPECT_EQ(a.blocks[1].label, "block 1,2,0");
+  EXPECT_TRUE(parse_block_choice("worst", a.blocks).worst);
+  EXPECT_TRUE(parse_block_choice("", a.blocks).worst);
+  EXPECT_EQ(parse_block_choice("1", a.blocks).index, 1u);
+  EXPECT_FALSE(parse_block_choice("1,2,0", a.blocks).worst);
+  EXPECT_EQ(parse_block_choice("1,2,0", a.blocks).index, 1u);
+  EXPECT_EQ(parse_block_choice(" 1 ,2, 0", a.blocks).index, 1u);
+  EXPECT_EQ(parse_block_choice("0,0,0", a.blocks).index, 0u);
+  const auto n = read_trace_text("n.trace", "block tile-a\nwarp 0\nexit\nblock tile-b\nwarp 0\nexit\n",
+                                 TraceFormat::native, hw);
+  EXPECT_EQ(parse_block_choice("tile-b", n.blocks).index, 1u);
+  const auto expect_error = [](const std::string& text, const auto& blocks, const std::string& words) {
+    try {
+      (void)parse_block_choice(text, blocks);
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const gpuwcet::tools::ToolError& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  expect_error("2", a.blocks, "block 2 does not exist: the trace has 2 blocks (0..1)");
+  expect_error("1,2,1", a.blocks, "block '1,2,1': no block has that label; expected a block index "
+                                  "(0..1), a block's label ('0,0,0', '1,2,0') or 'worst'");
+  expect_error("tile-c", n.blocks, "('tile-a', 'tile-b')");
+}
+
 }  // namespace

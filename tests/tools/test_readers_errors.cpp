@@ -61,6 +61,14 @@ TEST(ReadersErrors, AccelSim) {
                          "0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n";
   trace_error("-kernel name = k1\n" + tb + "-kernel name = k2\n" + tb, a, "t.in:8: ",
               "after the thread blocks of kernel 'k1'");
+  // Blocks are picked by their coordinates: each block once per file.
+  const std::string tb2 = "#BEGIN_TB\nthread block = 0, 0,0\nwarp = 0\ninsts = 1\n"
+                          "0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n";
+  trace_error(tb + tb2, a, "t.in:8: ", "thread block 0,0,0 appears twice (first at line 2)");
+  trace_error("#BEGIN_TB\nthread block = 0,x,0\n", a, "t.in:2: ", "unsigned coordinates");
+  trace_error("#BEGIN_TB\nthread block = 0,0,0,0\n", a, "t.in:2: ", "unsigned coordinates");
+  trace_error("#BEGIN_TB\nthread block = 0,0,0\nthread block = 1,0,0\n", a, "t.in:3: ",
+              "a second 'thread block' line");
 }
 
 TEST(ReadersErrors, Ptx) {
@@ -93,6 +101,9 @@ TEST(ReadersErrors, Native) {
   trace_error("warp 0\nfp_add r1 r2 r3 r4 r5 , r6\n", n, "t.in:2: ", "destination registers");
   trace_error("warp zero\n", n, "t.in:1: ", "warp");
   trace_error("block 0\nblock 1\nwarp 0\nexit\n", n, "t.in:1: ", "block without warps");
+  trace_error("block a\nwarp 0\nexit\nblock a\nwarp 0\nexit\n", n, "t.in:4: ",
+              "block label 'a' given twice (first at line 1)");
+  trace_error("block 1,2\nwarp 0\nexit\nblock 1, 2\nwarp 0\nexit\n", n, "t.in:4: ", "given twice");
   // A warp line that ends the text without its newline (found by fuzzing:
   // sizing the warp's arrays read past the end).
   trace_error("warp 0\nexit\nwarp 1", n, "t.in:3: ", "warp 1 has no instructions");

@@ -42,8 +42,8 @@ struct BlockOptions {
   std::string warp;
   std::string policy = "all";
   std::string collector_pick = "round-robin";
-  std::string seed = "1";
-  std::string seeds = "16";
+  std::string seed;   // empty: 1
+  std::string seeds;  // empty: 16
   std::string svg;
   std::string block_dim;
   std::string ptx;
@@ -154,7 +154,7 @@ std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::stri
 std::size_t chosen_block(const Inputs& in, const std::string& block) {
   if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", in.trace.path));
   if (block.empty()) return 0;
-  const BlockChoice choice = parse_block_choice(block, in.trace.blocks.size());
+  const BlockChoice choice = parse_block_choice(block, in.trace.blocks);
   if (!choice.worst) return choice.index;
   return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain).block_index;
 }
@@ -224,7 +224,7 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
   CommandOutput out;
   const BlockAnalysis a =
-      analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks.size()),
+      analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks),
                            in.config.barriers_drain);
   const BlockBound& bb = a.bound;
   // A bound below what the trace's own run took means the inputs do not
@@ -365,8 +365,8 @@ CommandOutput run_simulate(const BlockOptions& o) {
     SchedulerPolicy policy;
     std::uint64_t seed;
   };
-  const std::uint64_t seed = parse_unsigned(o.seed, "--seed");
-  const std::uint64_t seeds = parse_unsigned(o.seeds, "--seeds", kMaxSeeds);
+  const std::uint64_t seed = o.seed.empty() ? 1 : parse_unsigned(o.seed, "--seed");
+  const std::uint64_t seeds = o.seeds.empty() ? 16 : parse_unsigned(o.seeds, "--seeds", kMaxSeeds);
   // A random run is named with its seed, which reproduces it.
   const auto run_name = [](const Run& r) {
     return r.policy == SchedulerPolicy::random ? fmt::format("random {}", r.seed)
@@ -380,6 +380,14 @@ CommandOutput run_simulate(const BlockOptions& o) {
   } else {
     const SchedulerPolicy p = parse_policy(o.policy);
     runs.push_back({p, p == SchedulerPolicy::random ? seed : 0});
+  }
+  // Options a run would not use are said to be ignored, not dropped silently.
+  if (!o.seeds.empty() && o.policy != "all") {
+    fmt::print(stderr, "note: --seeds is for --policy all; the {} run ignores it\n", o.policy);
+  }
+  if (!o.seed.empty() && o.policy != "all" && o.policy != "random" && o.collector_pick != "random") {
+    fmt::print(stderr, "note: --seed is for the random policy and --collector-pick random; the {} run "
+                       "ignores it\n", o.policy);
   }
   nlohmann::json j = inputs_json(in);
   j["block"] = block.label;
@@ -395,7 +403,8 @@ CommandOutput run_simulate(const BlockOptions& o) {
     // --seeds runs from --seed, wrapping past 2^64-1, are all different.
     so.seed = runs[r].seed;
     so.collector_pick = pick;
-    so.collector_seed = runs[r].seed;
+    // --collector-pick random draws from --seed under every policy.
+    so.collector_seed = runs[r].policy == SchedulerPolicy::random ? runs[r].seed : seed;
     so.record_trace = !o.svg.empty();
     so.barriers_drain = in.config.barriers_drain;
     BlockSimulation sim;
@@ -406,6 +415,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
     }
     nlohmann::json run = {{"policy", policy_name(runs[r].policy)}, {"cycles", sim.cycles}};
     if (runs[r].policy == SchedulerPolicy::random) run["seed"] = so.seed;
+    if (pick == CollectorPick::random) run["collector_seed"] = so.collector_seed;
     j["runs"].push_back(run);
     if (!o.json) out.text += fmt::format("{:<10}{:>12} cycles\n", run_name(runs[r]), sim.cycles);
     if (r == 0 || sim.cycles > worst) {
@@ -447,18 +457,18 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
   if (block_option) {
     cmd->add_option("--block", o->block,
                     simulate_options || warp_option
-                        ? "block index in the trace, or 'worst': the block with the largest "
-                          "bound, as block-wcet picks it (default 0)"
-                        : "block index in the trace, or 'worst' (default: the block with the "
-                          "largest bound)");
+                        ? "block index in the trace, its label (Accel-Sim: x,y,z), or 'worst': "
+                          "the block with the largest bound, as block-wcet picks it (default 0)"
+                        : "block index in the trace, its label (Accel-Sim: x,y,z), or 'worst' "
+                          "(default: the block with the largest bound)");
   }
   if (warp_option) cmd->add_option("--warp", o->warp, "only this warp (its id in the trace)");
   if (simulate_options) {
     cmd->add_option("--policy", o->policy, "gto, lrr, random or all (gto, lrr and --seeds random runs)")
         ->capture_default_str();
-    cmd->add_option("--seed", o->seed, "first seed of the random policy")->capture_default_str();
-    cmd->add_option("--seeds", o->seeds, "random runs with --policy all (at most 100000)")
-        ->capture_default_str();
+    cmd->add_option("--seed", o->seed,
+                    "first seed of the random policy, and of --collector-pick random (default 1)");
+    cmd->add_option("--seeds", o->seeds, "random runs with --policy all (default 16, at most 100000)");
     cmd->add_option("--collector-pick", o->collector_pick,
                     "with collector units, how a queued unit picks among the waiting instructions: "
                     "round-robin (GPGPU-Sim's), random (seeded like the run), oldest, newest, "

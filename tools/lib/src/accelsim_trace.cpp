@@ -8,6 +8,7 @@
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 
@@ -154,6 +155,7 @@ class Reader {
       out_.blocks.emplace_back();
       out_.blocks.back().label = fmt::format("block {}", out_.blocks.size() - 1);
       warp_ids_.clear();
+      named_ = false;
     } else if (starts_with(line, "#END_TB")) {
       if (!in_block_) fail_at(name_, line_, "#END_TB without #BEGIN_TB");
       end_warp();
@@ -168,7 +170,22 @@ class Reader {
     if (key != "thread block" || value.empty()) {
       fail_at(name_, line_, fmt::format("expected 'thread block = x,y,z', got '{}'", line));
     }
-    out_.blocks.back().label = fmt::format("block {}", value);
+    const auto coords = block_coordinates(value);
+    if (!coords) {
+      fail_at(name_, line_, fmt::format("expected 'thread block = x,y,z' with unsigned coordinates, got '{}'",
+                                        line));
+    }
+    if (named_) fail_at(name_, line_, "a second 'thread block' line in this #BEGIN_TB section");
+    named_ = true;
+    // Blocks are picked by their coordinates (--block 0,1,0): two sections
+    // with the same ones would make that ambiguous, and a kernel launch runs
+    // each block once.
+    const auto [first, fresh] = block_lines_.emplace(*coords, line_);
+    if (!fresh) {
+      fail_at(name_, line_, fmt::format("thread block {} appears twice (first at line {})", *coords,
+                                        first->second));
+    }
+    out_.blocks.back().label = fmt::format("block {}", *coords);
   }
 
   void begin_warp(std::string_view line) {
@@ -362,6 +379,8 @@ class Reader {
   std::size_t warp_line_ = 0;
   std::size_t insts_line_ = 0;  // of the current warp's 'insts = k'
   std::set<std::uint64_t> warp_ids_;
+  std::map<std::string, std::size_t> block_lines_;  // coordinates -> line of their 'thread block'
+  bool named_ = false;                               // this section had its 'thread block' line
   std::uint64_t last_pc_ = 0;  // of the warp being read
 };
 

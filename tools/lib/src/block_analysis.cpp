@@ -11,6 +11,7 @@
 #include "gpuwcet/status.hpp"
 #include "gpuwcet_tools/makespan_problem.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
 
 namespace gpuwcet::tools {
 
@@ -108,21 +109,49 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
   return b;
 }
 
-BlockChoice parse_block_choice(const std::string& text, std::size_t block_count) {
+namespace {
+
+// A block's label as a user gives it: without the "block " the readers add.
+std::string_view bare_label(const BlockTrace& b) {
+  const std::string_view l = b.label;
+  return l.substr(detail::starts_with(l, "block ") ? 6 : 0);
+}
+
+}  // namespace
+
+BlockChoice parse_block_choice(const std::string& text, const std::vector<BlockTrace>& blocks) {
   BlockChoice c;
   if (text.empty() || text == "worst") return c;
   c.worst = false;
-  if (text.find_first_not_of("0123456789") != std::string::npos) {
-    throw ToolError(fmt::format("block '{}': expected a block index (0..{}) or 'worst'", text,
-                                block_count == 0 ? 0 : block_count - 1));
+  const std::size_t n = blocks.size();
+  const std::string range = n == 0 ? "none" : fmt::format("0..{}", n - 1);
+  if (text.find_first_not_of("0123456789") == std::string::npos) {
+    c.index = static_cast<std::size_t>(parse_unsigned(text, "block index"));
+    if (c.index >= n) {
+      throw ToolError(fmt::format("block {} does not exist: the trace has {} block{} ({})", c.index, n,
+                                  n == 1 ? "" : "s", range));
+    }
+    return c;
   }
-  c.index = static_cast<std::size_t>(parse_unsigned(text, "block index"));
-  if (c.index >= block_count) {
-    throw ToolError(fmt::format("block {} does not exist: the trace has {} block{} (0..{})", c.index,
-                                block_count, block_count == 1 ? "" : "s",
-                                block_count == 0 ? 0 : block_count - 1));
+  // A label as the trace gives it, without "block "; coordinates match
+  // whatever their spacing.
+  const auto wanted = detail::block_coordinates(text);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view label = bare_label(blocks[i]);
+    const auto coords = wanted ? detail::block_coordinates(label) : std::nullopt;
+    if (label == text || (coords && *coords == *wanted)) {
+      c.index = i;
+      return c;
+    }
   }
-  return c;
+  std::string labels;
+  for (std::size_t i = 0; i < n && i < 4; ++i) {
+    labels += fmt::format("{}'{}'", i == 0 ? "" : ", ", bare_label(blocks[i]));
+  }
+  if (n > 4) labels += ", ...";
+  throw ToolError(fmt::format("block '{}': no block has that label; expected a block index ({}), a "
+                              "block's label ({}) or 'worst'",
+                              text, range, n == 0 ? "none" : labels));
 }
 
 BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,

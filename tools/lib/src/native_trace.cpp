@@ -6,6 +6,7 @@
 //   <opcode> <dst>... [, <src>...]        # comment
 // Format: docs/trace-formats.md, example examples/traces/.
 #include <cstddef>
+#include <map>
 #include <set>
 #include <string>
 
@@ -59,6 +60,7 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
   OpcodeResolver resolver(config, &classify_native, true);
   RegisterMap registers;
   std::set<std::uint64_t> warp_ids;
+  std::map<std::string, std::size_t> labels;  // a block's label (coordinates normalised) -> its line
   bool have_kernel = false;
   std::size_t block_line = 0;
 
@@ -98,6 +100,16 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       have_kernel = true;
     } else if (word0 == "block") {
       const std::string_view label = trim(text.substr(5));
+      if (!label.empty()) {
+        // --block picks a block by its label: two blocks with one label
+        // (coordinates compared as numbers) would make that ambiguous.
+        const auto coords = block_coordinates(label);
+        const auto [first, fresh] = labels.emplace(coords ? *coords : std::string(label), line);
+        if (!fresh) {
+          fail_at(name, line, fmt::format("block label '{}' given twice (first at line {})", label,
+                                          first->second));
+        }
+      }
       open_block(label.empty() ? fmt::format("block {}", out.blocks.size()) : fmt::format("block {}", label),
                  line);
     } else if (word0 == "warp") {

@@ -40,7 +40,7 @@ struct TraceInput {
   std::string preset;         // built-in hardware (default orin-sm)
   std::string hardware_file;  // or a hardware file, relative to the manifest
   std::uint32_t memory_latency = 0;  // 0: the hardware's own / 200 for a preset
-  std::string block;          // "worst" (default) or an index
+  std::string block;          // "worst" (default), an index or a label (parse_block_choice)
   std::string block_dim;      // launch shape for PTX memory costs, "X[,Y[,Z]]"; empty: unknown
   std::string where;          // manifest position of 'trace', else of another of these keys
 };
@@ -84,7 +84,7 @@ std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_
   const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
   BlockChoice choice;
   try {
-    choice = parse_block_choice(in.block, trace.blocks.size());
+    choice = parse_block_choice(in.block, trace.blocks);
   } catch (const ToolError& e) {
     throw ToolError(fmt::format("{}: {}", trace.path, e.what()));
   }

@@ -76,6 +76,21 @@ std::optional<std::uint64_t> parse_uint(std::string_view s, std::uint64_t max, i
   return v;
 }
 
+std::optional<std::string> block_coordinates(std::string_view s) {
+  std::string out;
+  std::size_t count = 0;
+  for (;;) {
+    const std::size_t comma = s.find(',');
+    // Coordinates are 32-bit (CUDA's gridDim limits).
+    const auto v = parse_uint(trim(s.substr(0, comma)), 0xFFFFFFFFu);
+    if (!v || ++count > 3) return std::nullopt;
+    if (!out.empty()) out += ',';
+    out += std::to_string(*v);
+    if (comma == std::string_view::npos) return out;
+    s = s.substr(comma + 1);
+  }
+}
+
 std::uint16_t RegisterMap::id(const std::string& space, std::uint64_t number,
                               const std::string& file, std::size_t line) {
   char digits[24];

@@ -51,14 +51,17 @@ WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
 BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trace,
                             std::size_t block_index, bool barriers_drain = true);
 
-// Which block of a trace: `all` or `worst` (the one with the largest safe
-// bound) or a block index.
+// Which block of a trace: `worst` (the one with the largest safe bound) or
+// one block.
 struct BlockChoice {
   bool worst = true;
   std::size_t index = 0;
 };
-// "worst" or a decimal index; throws ToolError.
-BlockChoice parse_block_choice(const std::string& text, std::size_t block_count);
+// "worst", a decimal index, or a block's label without its "block " prefix:
+// the coordinates of an Accel-Sim `thread block = x,y,z` ("0,1,0", spaces
+// allowed) or a native trace's `block <label>` text. Digits alone are an
+// index. Throws ToolError naming what the trace offers.
+BlockChoice parse_block_choice(const std::string& text, const std::vector<BlockTrace>& blocks);
 
 // The analysed blocks the choice names (one; `worst` analyses all of them).
 BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,

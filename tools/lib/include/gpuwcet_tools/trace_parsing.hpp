@@ -65,6 +65,10 @@ bool starts_with(std::string_view s, std::string_view prefix);
 // Whole-string unsigned decimal (or hex with base 16); nullopt when malformed
 // or above `max`.
 std::optional<std::uint64_t> parse_uint(std::string_view s, std::uint64_t max, int base = 10);
+// A thread block's coordinates "x", "x,y" or "x,y,z" (spaces allowed around
+// each number) written as "x,y,z" without spaces; nullopt when malformed.
+// Accel-Sim's `thread block = 0,1,0` and the CLI's `--block 0,1,0` meet here.
+std::optional<std::string> block_coordinates(std::string_view s);
 
 // Dense register ids in order of first appearance, per register space
 // ("R", "UR", "P", "%r", ...), over a whole trace file.
