@@ -105,8 +105,9 @@ struct HardwareDescription {
   // until its dispatch, the warp issues only while one is free, and a queued
   // unit serves the instructions waiting for it in any order (GPGPU-Sim's
   // collector units, round-robin; docs/multiphase.md, "Operand collectors").
-  // The profiles then bound every order; the block bounds for several warps
-  // are checked against in-order service only.
+  // The profiles and the block bounds then bound every order (checked
+  // against the simulator under every pick, and against every schedule and
+  // order of tiny blocks: tests/tools/test_block_adversary.cpp).
   std::uint32_t collector_units = 0;
 };
 

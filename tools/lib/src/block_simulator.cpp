@@ -299,26 +299,30 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     }
 
     std::size_t pick = candidates.front();
-    switch (options.policy) {
-      case SchedulerPolicy::greedy_then_oldest:
-        if (have_last && std::find(candidates.begin(), candidates.end(), last) != candidates.end()) {
-          pick = last;
-        }
-        break;
-      case SchedulerPolicy::loose_round_robin: {
-        std::size_t best = n;
-        for (std::size_t w : candidates) {
-          const std::size_t dist = (w + n - (last + 1) % n) % n;
-          if (dist < best) {
-            best = dist;
-            pick = w;
+    if (options.issue_chooser && candidates.size() > 1) {
+      pick = candidates.at(options.issue_chooser(candidates));
+    } else {
+      switch (options.policy) {
+        case SchedulerPolicy::greedy_then_oldest:
+          if (have_last && std::find(candidates.begin(), candidates.end(), last) != candidates.end()) {
+            pick = last;
           }
+          break;
+        case SchedulerPolicy::loose_round_robin: {
+          std::size_t best = n;
+          for (std::size_t w : candidates) {
+            const std::size_t dist = (w + n - (last + 1) % n) % n;
+            if (dist < best) {
+              best = dist;
+              pick = w;
+            }
+          }
+          break;
         }
-        break;
+        case SchedulerPolicy::random:
+          pick = candidates[std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(rng)];
+          break;
       }
-      case SchedulerPolicy::random:
-        pick = candidates[std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(rng)];
-        break;
     }
 
     WarpState& s = st[pick];

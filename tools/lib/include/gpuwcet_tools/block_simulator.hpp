@@ -52,6 +52,11 @@ struct BlockSimulationOptions {
   // searches over orders).
   std::function<std::size_t(std::size_t)> collector_chooser;
   SchedulerPolicy policy = SchedulerPolicy::greedy_then_oldest;
+  // When set, called in every cycle where two or more warps can issue with
+  // their indices (ascending), and returns the position of the one to issue;
+  // overrides `policy` (adversarial and exhaustive searches over schedules,
+  // all of them work-conserving).
+  std::function<std::size_t(const std::vector<std::size_t>&)> issue_chooser;
   std::uint64_t seed = 1;     // for SchedulerPolicy::random
   bool record_trace = true;
   // false: a warp reaches a barrier as soon as it is free to issue, its

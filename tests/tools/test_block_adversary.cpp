@@ -1,0 +1,175 @@
+// The safe bound holds for every work-conserving scheduler and every order in
+// which a queued unit serves its collector units, not only for the
+// simulator's three policies and its pick rules. Here the simulator's hooks
+// let a search make every choice:
+// - HillClimbedSchedulesStayWithinTheSafeBound: per random block, hill
+//   climbing over the warp issued at every cycle with a choice and the
+//   instruction served at every pick, for the slowest schedule it can find;
+// - EveryScheduleOfTinyBlocksWithCollectorUnits: every sequence of those
+//   choices on tiny blocks with few collector units, which the exhaustive
+//   oracle (block_schedule_oracle.hpp) does not model.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "block_bounds_of.hpp"
+#include "gpuwcet/block_bound.hpp"
+#include "gpuwcet/hardware_presets.hpp"
+#include "gpuwcet_tools/block_generator.hpp"
+#include "gpuwcet_tools/block_simulator.hpp"
+#include "random_blocks.hpp"
+
+namespace gpuwcet::tools {
+namespace {
+
+using testing::Block;
+constexpr std::size_t kRegisters = testing::kRandomBlockRegisters;
+
+// The choices of one run, in the order the simulator asks for them: the
+// warp to issue among the ready ones, or the instruction a queued unit
+// serves among the waiting ones.
+struct Choices {
+  std::vector<std::uint32_t> value;  // taken modulo the number of options
+  std::vector<std::uint32_t> arity;  // options at each choice of the last run
+  std::mt19937_64* fill = nullptr;   // values past the end: drawn, or 0 without
+  std::size_t next(std::size_t options) {
+    const std::size_t k = arity.size();
+    if (k == value.size()) value.push_back(fill != nullptr ? static_cast<std::uint32_t>((*fill)()) : 0);
+    arity.push_back(static_cast<std::uint32_t>(options));
+    return value[k] % options;
+  }
+};
+
+std::uint64_t run(const HardwareDescription& hw, const Block& block, bool drain, Choices& c) {
+  c.arity.clear();
+  BlockSimulationOptions so;
+  so.record_trace = false;
+  so.barriers_drain = drain;
+  so.issue_chooser = [&c](const std::vector<std::size_t>& ready) { return c.next(ready.size()); };
+  so.collector_chooser = [&c](std::size_t waiting) { return c.next(waiting); };
+  const std::uint64_t cycles = simulate_block(hw, block, kRegisters, so).cycles;
+  c.value.resize(c.arity.size());  // choices the run did not reach mean nothing
+  return cycles;
+}
+
+// The presets of the data set's machine with their collector units, or the
+// safety tests' random descriptions (half of whose hand-made pipelines have
+// 1-8 collector units).
+HardwareDescription adversary_hw(std::mt19937_64& rng) {
+  const auto latency = static_cast<std::uint32_t>(5 + rng() % 396);
+  if (rng() % 3 != 0) return testing::random_hw(rng, latency);
+  HardwareDescription hw;
+  EXPECT_EQ(make_hardware_preset("orin-sm", latency, hw), Status::ok);
+  hw.collector_units = 1 + static_cast<std::uint32_t>(rng() % 8);
+  return hw;
+}
+
+Block small_block(std::mt19937_64& rng, const HardwareDescription& hw, std::size_t max_warps,
+                  std::size_t max_instructions) {
+  BlockGeneratorOptions o;
+  o.warps = 2 + rng() % (max_warps - 1);
+  o.instructions = 2 + rng() % (max_instructions - 1);
+  o.barriers = rng() % 3;
+  o.registers = kRegisters;
+  o.same_code = rng() % 2 == 0;
+  o.dependency = static_cast<double>(rng() % 10) / 10.0;
+  o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 40);
+  return testing::with_branches(generate_block(hw, o, rng));
+}
+
+TEST(BlockAdversary, HillClimbedSchedulesStayWithinTheSafeBound) {
+  std::mt19937_64 rng(20261124);
+  std::size_t above_policies = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const HardwareDescription hw = adversary_hw(rng);
+    const Block block = small_block(rng, hw, 6, 16);
+    const bool drain = rng() % 2 == 0;
+    const std::uint64_t bound = testing::block_bounds_of(hw, block, kRegisters).safe_upper_bound;
+    std::uint64_t policies = 0;
+    for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest, SchedulerPolicy::loose_round_robin}) {
+      BlockSimulationOptions so;
+      so.policy = p;
+      so.record_trace = false;
+      so.barriers_drain = drain;
+      policies = std::max(policies, simulate_block(hw, block, kRegisters, so).cycles);
+    }
+    Choices best;
+    best.fill = &rng;
+    std::uint64_t slowest = run(hw, block, drain, best);
+    for (int step = 0; step < 60; ++step) {
+      // Change one to three choices, or redraw every choice from one on.
+      Choices c = best;
+      if (!c.value.empty()) {
+        if (rng() % 4 == 0) {
+          c.value.resize(rng() % c.value.size());
+        } else {
+          for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
+            c.value[rng() % c.value.size()] = static_cast<std::uint32_t>(rng());
+          }
+        }
+      }
+      const std::uint64_t cycles = run(hw, block, drain, c);
+      if (cycles >= slowest) {
+        slowest = cycles;
+        best = std::move(c);
+      }
+    }
+    ASSERT_LE(slowest, bound) << "trial " << trial << ": " << block.size() << " warps, "
+                              << block[0].size() << " instructions, collector units "
+                              << hw.collector_units << (drain ? "" : ", barriers not drained");
+    above_policies += slowest > policies;
+  }
+  // The search finds schedules slower than the policies': it is a harder test.
+  EXPECT_GT(above_policies, 100u);
+}
+
+TEST(BlockAdversary, EveryScheduleOfTinyBlocksWithCollectorUnits) {
+  std::mt19937_64 rng(7);
+  std::size_t complete = 0, trials = 0;
+  for (; trials < 200; ++trials) {
+    HardwareDescription hw = adversary_hw(rng);
+    hw.collector_units = 1 + static_cast<std::uint32_t>(rng() % 3);
+    const Block block = small_block(rng, hw, 3, 5);
+    const bool drain = rng() % 2 == 0;
+    const std::uint64_t bound = testing::block_bounds_of(hw, block, kRegisters).safe_upper_bound;
+    // Every sequence of choices, in lexicographic order: the next one
+    // advances the last choice that has an option left and drops the rest.
+    Choices c;
+    std::uint64_t worst = 0;
+    std::size_t runs = 0;
+    bool more = true;
+    for (; more && runs < 10000; ++runs) {
+      worst = std::max(worst, run(hw, block, drain, c));
+      more = false;
+      for (std::size_t k = c.arity.size(); k-- > 0;) {
+        if (c.value[k] + 1 < c.arity[k]) {
+          c.value.resize(k + 1);
+          ++c.value[k];
+          more = true;
+          break;
+        }
+      }
+    }
+    ASSERT_LE(worst, bound) << "trial " << trials << ": " << block.size() << " warps, collector units "
+                           << hw.collector_units;
+    if (more) continue;  // too many schedules to see them all
+    ++complete;
+    // Every policy's schedule is one of those enumerated.
+    for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest, SchedulerPolicy::loose_round_robin,
+                              SchedulerPolicy::random}) {
+      BlockSimulationOptions so;
+      so.policy = p;
+      so.seed = rng();
+      so.record_trace = false;
+      so.barriers_drain = drain;
+      EXPECT_LE(simulate_block(hw, block, kRegisters, so).cycles, worst);
+    }
+  }
+  EXPECT_GT(complete, trials * 3 / 4);
+}
+
+}  // namespace
+}  // namespace gpuwcet::tools
