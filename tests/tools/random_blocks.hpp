@@ -71,12 +71,21 @@ inline std::vector<std::vector<Instruction>> with_branches(std::vector<std::vect
 
 using Block = std::vector<std::vector<Instruction>>;
 
-// The safety tests' random block: 1-32 warps of 1-24 instructions,
-// min_barriers to min_barriers + 2 barriers, chains, extra cycles up to 39.
-inline Block random_block(std::mt19937_64& rng, const HardwareDescription& hw, std::size_t min_barriers) {
+// How many warps a random block has and instructions each, drawn between
+// the two figures.
+struct BlockSizes {
+  std::size_t min_warps = 1, max_warps = 32;
+  std::size_t min_instructions = 1, max_instructions = 24;
+};
+
+// The safety tests' random block: 1-32 warps of 1-24 instructions unless
+// `sizes` says otherwise, min_barriers to min_barriers + 2 barriers, chains,
+// extra cycles up to 39.
+inline Block random_block(std::mt19937_64& rng, const HardwareDescription& hw, std::size_t min_barriers,
+                          const BlockSizes& sizes = {}) {
   BlockGeneratorOptions o;
-  o.warps = 1 + rng() % 32;
-  o.instructions = 1 + rng() % 24;
+  o.warps = sizes.min_warps + rng() % (sizes.max_warps - sizes.min_warps + 1);
+  o.instructions = sizes.min_instructions + rng() % (sizes.max_instructions - sizes.min_instructions + 1);
   o.barriers = min_barriers + rng() % 3;
   o.registers = kRandomBlockRegisters;
   o.same_code = rng() % 2 == 0;

@@ -18,7 +18,6 @@
 #include "block_bounds_of.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
-#include "gpuwcet_tools/block_generator.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "random_blocks.hpp"
 
@@ -67,25 +66,12 @@ HardwareDescription adversary_hw(std::mt19937_64& rng) {
   return hw;
 }
 
-Block small_block(std::mt19937_64& rng, const HardwareDescription& hw, std::size_t max_warps,
-                  std::size_t max_instructions) {
-  BlockGeneratorOptions o;
-  o.warps = 2 + rng() % (max_warps - 1);
-  o.instructions = 2 + rng() % (max_instructions - 1);
-  o.barriers = rng() % 3;
-  o.registers = kRegisters;
-  o.same_code = rng() % 2 == 0;
-  o.dependency = static_cast<double>(rng() % 10) / 10.0;
-  o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 40);
-  return testing::with_branches(generate_block(hw, o, rng));
-}
-
 TEST(BlockAdversary, HillClimbedSchedulesStayWithinTheSafeBound) {
   std::mt19937_64 rng(20261124);
   std::size_t above_policies = 0;
   for (int trial = 0; trial < 400; ++trial) {
     const HardwareDescription hw = adversary_hw(rng);
-    const Block block = small_block(rng, hw, 6, 16);
+    const Block block = testing::random_block(rng, hw, 0, {2, 6, 2, 16});
     const bool drain = rng() % 2 == 0;
     const std::uint64_t bound = testing::block_bounds_of(hw, block, kRegisters).safe_upper_bound;
     std::uint64_t policies = 0;
@@ -132,7 +118,7 @@ TEST(BlockAdversary, EveryScheduleOfTinyBlocksWithCollectorUnits) {
   for (; trials < 200; ++trials) {
     HardwareDescription hw = adversary_hw(rng);
     hw.collector_units = 1 + static_cast<std::uint32_t>(rng() % 3);
-    const Block block = small_block(rng, hw, 3, 5);
+    const Block block = testing::random_block(rng, hw, 0, {2, 3, 2, 5});
     const bool drain = rng() % 2 == 0;
     const std::uint64_t bound = testing::block_bounds_of(hw, block, kRegisters).safe_upper_bound;
     // Every sequence of choices, in lexicographic order: the next one
