@@ -1,5 +1,6 @@
 // Random hardware descriptions and blocks for the safety tests of the
-// multi-phase bounds (test_block_simulator.cpp, test_block_adversary.cpp).
+// multi-phase bounds (test_block_simulator.cpp, test_block_adversary.cpp,
+// test_schedule_search.cpp).
 #pragma once
 
 #include <cstddef>
@@ -54,6 +55,19 @@ inline HardwareDescription random_hw(std::mt19937_64& rng, std::uint32_t mem_lat
     // Collector units: as few as one, so that warps wait for them.
     if (rng() % 2 == 0) hw.collector_units = 1 + static_cast<std::uint32_t>(rng() % 8);
   }
+  return hw;
+}
+
+// With a memory latency of 5-400 cycles: one time in `orin_one_in` the data
+// set's machine (the orin-sm preset) with 1-8 collector units, so that its
+// load/store unit picks among waiting instructions; otherwise random_hw (half
+// of whose hand-made pipelines have collector units too).
+inline HardwareDescription collector_hw(std::mt19937_64& rng, unsigned orin_one_in) {
+  const auto latency = static_cast<std::uint32_t>(5 + rng() % 396);
+  if (rng() % orin_one_in != 0) return random_hw(rng, latency);
+  HardwareDescription hw;
+  EXPECT_EQ(make_hardware_preset("orin-sm", latency, hw), Status::ok);
+  hw.collector_units = 1 + static_cast<std::uint32_t>(rng() % 8);
   return hw;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "block_command_common.hpp"
 #include "commands.hpp"
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
@@ -21,34 +22,14 @@
 #include "gpuwcet_tools/trace_input.hpp"
 
 namespace gpuwcet::cli {
-namespace {
 
 using namespace gpuwcet::tools;
+
+namespace {
 
 // Memory latency when neither the option nor the hardware file gives one:
 // the middle of the 5..400 cycles the paper sweeps.
 constexpr std::uint32_t kDefaultMemoryLatency = 200;
-// Random runs of `simulate --policy all`: each simulates the whole block, so
-// a mistyped count (-1 read as 2^64 - 1) must not run for ever.
-constexpr std::uint64_t kMaxSeeds = 100000;
-
-struct BlockOptions {
-  std::string trace;
-  std::string format = "auto";
-  std::string hw_file;
-  std::string hw_preset;
-  std::string mem_latency;
-  std::string block;
-  std::string warp;
-  std::string policy = "all";
-  std::string collector_pick = "round-robin";
-  std::string seed;   // empty: 1
-  std::string seeds;  // empty: 16
-  std::string svg;
-  std::string block_dim;
-  std::string ptx;
-  bool json = false;
-};
 
 void add_common_options(CLI::App* cmd, BlockOptions& o) {
   cmd->add_option("trace", o.trace, "trace file (native, Accel-Sim .traceg, GPGPU-Sim PTX trace)")
@@ -71,12 +52,7 @@ void add_common_options(CLI::App* cmd, BlockOptions& o) {
   cmd->add_option("--svg", o.svg, "draw the timeline into this SVG file");
 }
 
-struct Inputs {
-  HardwareConfig config;
-  TraceFile trace;
-  std::string block_dim;  // as given, or "unknown"
-  std::string ptx;        // the PTX file given, or empty
-};
+}  // namespace
 
 Inputs load_inputs(const BlockOptions& o) {
   if (!o.hw_file.empty() && !o.hw_preset.empty()) throw ToolError("give --hw or --hw-preset, not both");
@@ -134,6 +110,8 @@ nlohmann::json inputs_json(const Inputs& in) {
           {"blocks_in_trace", in.trace.blocks.size()}};
 }
 
+namespace {
+
 std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::string& warp) {
   std::vector<std::uint32_t> idx;
   if (warp.empty()) {
@@ -148,6 +126,8 @@ std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::stri
   return idx;
 }
 
+}  // namespace
+
 // The block phases and simulate look at: --block as an index, or 'worst',
 // the block with the largest bound (the one block-wcet picks); block 0 when
 // not given.
@@ -159,12 +139,7 @@ std::size_t chosen_block(const Inputs& in, const std::string& block) {
   return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain).block_index;
 }
 
-// What a command produces: the text for stdout and, with --svg, the
-// timeline to draw.
-struct CommandOutput {
-  std::string text;
-  Timeline timeline;
-};
+namespace {
 
 // The "s" of a count's noun in text output: "1 warp", "2 warps".
 const char* plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
@@ -323,131 +298,6 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
   return out;
 }
 
-SchedulerPolicy parse_policy(const std::string& p) {
-  if (p == "gto") return SchedulerPolicy::greedy_then_oldest;
-  if (p == "lrr") return SchedulerPolicy::loose_round_robin;
-  if (p == "random") return SchedulerPolicy::random;
-  throw ToolError(fmt::format("unknown policy '{}' (expected gto, lrr, random or all)", p));
-}
-
-// How queued units behind collector units pick (the analysis bounds every
-// order; GPGPU-Sim's round-robin is the default).
-CollectorPick parse_collector_pick(const std::string& p) {
-  if (p == "round-robin") return CollectorPick::round_robin;
-  if (p == "random") return CollectorPick::random;
-  if (p == "oldest") return CollectorPick::oldest;
-  if (p == "newest") return CollectorPick::newest;
-  if (p == "longest") return CollectorPick::longest;
-  if (p == "shortest") return CollectorPick::shortest;
-  throw ToolError(fmt::format(
-      "unknown collector pick '{}' (expected round-robin, random, oldest, newest, longest or shortest)",
-      p));
-}
-
-const char* policy_name(SchedulerPolicy p) {
-  switch (p) {
-    case SchedulerPolicy::greedy_then_oldest: return "gto";
-    case SchedulerPolicy::loose_round_robin: return "lrr";
-    case SchedulerPolicy::random: return "random";
-  }
-  return "?";
-}
-
-CommandOutput run_simulate(const BlockOptions& o) {
-  const Inputs in = load_inputs(o);
-  CommandOutput out;
-  const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
-  std::vector<std::vector<Instruction>> warps;
-  for (const WarpTrace& w : block.warps) warps.push_back(w.code);
-
-  const CollectorPick pick = parse_collector_pick(o.collector_pick);
-  struct Run {
-    SchedulerPolicy policy;
-    std::uint64_t seed;
-  };
-  const std::uint64_t seed = o.seed.empty() ? 1 : parse_unsigned(o.seed, "--seed");
-  const std::uint64_t seeds = o.seeds.empty() ? 16 : parse_unsigned(o.seeds, "--seeds", kMaxSeeds);
-  // A random run is named with its seed, which reproduces it.
-  const auto run_name = [](const Run& r) {
-    return r.policy == SchedulerPolicy::random ? fmt::format("random {}", r.seed)
-                                               : std::string(policy_name(r.policy));
-  };
-  std::vector<Run> runs;
-  if (o.policy == "all") {
-    runs.push_back({SchedulerPolicy::greedy_then_oldest, 0});
-    runs.push_back({SchedulerPolicy::loose_round_robin, 0});
-    for (std::uint64_t s = 0; s < seeds; ++s) runs.push_back({SchedulerPolicy::random, seed + s});
-  } else {
-    const SchedulerPolicy p = parse_policy(o.policy);
-    runs.push_back({p, p == SchedulerPolicy::random ? seed : 0});
-  }
-  // Options a run would not use are said to be ignored, not dropped silently.
-  if (!o.seeds.empty() && o.policy != "all") {
-    fmt::print(stderr, "note: --seeds is for --policy all; the {} run ignores it\n", o.policy);
-  }
-  if (!o.seed.empty() && o.policy != "all" && o.policy != "random" && o.collector_pick != "random") {
-    fmt::print(stderr, "note: --seed is for the random policy and --collector-pick random; the {} run "
-                       "ignores it\n", o.policy);
-  }
-  nlohmann::json j = inputs_json(in);
-  j["block"] = block.label;
-  j["collector_pick"] = o.collector_pick;
-  j["runs"] = nlohmann::json::array();
-  std::uint64_t worst = 0;
-  std::size_t worst_run = 0;
-  BlockSimulation worst_sim;
-  for (std::size_t r = 0; r < runs.size(); ++r) {
-    BlockSimulationOptions so;
-    so.policy = runs[r].policy;
-    // Every seed as given, 0 included (std::mt19937_64 takes any), so the
-    // --seeds runs from --seed, wrapping past 2^64-1, are all different.
-    so.seed = runs[r].seed;
-    so.collector_pick = pick;
-    // --collector-pick random draws from --seed under every policy.
-    so.collector_seed = runs[r].policy == SchedulerPolicy::random ? runs[r].seed : seed;
-    so.record_trace = !o.svg.empty();
-    so.barriers_drain = in.config.barriers_drain;
-    BlockSimulation sim;
-    try {
-      sim = simulate_block(in.config.hw, warps, in.trace.register_count, so);
-    } catch (const std::invalid_argument& e) {
-      throw ToolError(fmt::format("{}: {}: cannot simulate: {}", o.trace, block.label, e.what()));
-    }
-    nlohmann::json run = {{"policy", policy_name(runs[r].policy)}, {"cycles", sim.cycles}};
-    if (runs[r].policy == SchedulerPolicy::random) run["seed"] = so.seed;
-    if (pick == CollectorPick::random) run["collector_seed"] = so.collector_seed;
-    j["runs"].push_back(run);
-    if (!o.json) out.text += fmt::format("{:<10}{:>12} cycles\n", run_name(runs[r]), sim.cycles);
-    if (r == 0 || sim.cycles > worst) {
-      worst = sim.cycles;
-      worst_run = r;
-      worst_sim = std::move(sim);
-    }
-  }
-  j["worst_cycles"] = worst;
-  if (o.json) {
-    out.text += json_text(j) + '\n';
-  } else if (runs.size() > 1) {
-    out.text += fmt::format("{:<10}{:>12} cycles ({})\n", "worst", worst, run_name(runs[worst_run]));
-  }
-  if (!o.svg.empty()) {
-    Timeline t;
-    t.title = fmt::format("{} {}: simulated schedule ({}), {} cycles", o.trace, block.label,
-                          run_name(runs[worst_run]), worst);
-    for (std::uint32_t w = 0; w < warps.size(); ++w) {
-      TimelineRow row{fmt::format("warp {}", block.warps[w].warp_id),
-                      simulated_phases(in.config.hw, warps[w], worst_sim, w), {}};
-      for (const IssueEvent& e : worst_sim.trace) {
-        if (e.warp == w) row.issues.push_back(e.cycle);
-      }
-      t.rows.push_back(std::move(row));
-    }
-    for (std::uint64_t rel : worst_sim.releases) t.markers.push_back({rel, "barrier"});
-    out.timeline = std::move(t);
-  }
-  return out;
-}
-
 template <typename F>
 void register_command(CLI::App& app, const char* name, const char* help, int& exit_code, F run,
                       bool block_option, bool warp_option, bool simulate_options) {
@@ -469,6 +319,11 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
     cmd->add_option("--seed", o->seed,
                     "first seed of the random policy, and of --collector-pick random (default 1)");
     cmd->add_option("--seeds", o->seeds, "random runs with --policy all (default 16, at most 100000)");
+    cmd->add_option("--search", o->search,
+                    "after the policies' runs, hill-climb this many runs (at most 10000000) over "
+                    "every choice of issuing warp and of collector pick, from the slowest of gto "
+                    "and lrr under each pick rule, seeded by --seed: a slower real schedule, so "
+                    "the bound's distance from the worst case is seen more closely");
     cmd->add_option("--collector-pick", o->collector_pick,
                     "with collector units, how a queued unit picks among the waiting instructions: "
                     "round-robin (GPGPU-Sim's), random (seeded like the run), oldest, newest, "

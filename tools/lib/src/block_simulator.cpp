@@ -115,6 +115,14 @@ std::size_t other_pick(const BlockSimulationOptions& options, const HardwareDesc
   return round_robin;
 }
 
+// Appends the position of `picked` among `among` to the caller's record.
+void record(const BlockSimulationOptions& options, const std::vector<std::size_t>& among,
+            std::size_t picked) {
+  if (options.record_choices == nullptr) return;
+  const auto at = std::find(among.begin(), among.end(), picked);
+  options.record_choices->push_back(static_cast<std::uint32_t>(at - among.begin()));
+}
+
 }  // namespace
 
 BlockSimulation simulate_block(const HardwareDescription& hw,
@@ -193,7 +201,10 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
             }
           }
           if (best == q.size()) break;
-          if (arrived.size() >= 2) best = other_pick(options, hw, q, arrived, best, pick_rng);
+          if (arrived.size() >= 2) {
+            best = other_pick(options, hw, q, arrived, best, pick_rng);
+            record(options, arrived, best);
+          }
           next[r] = q[best];
           last_picked[r] = q[best].unit;
           collectors.release(q[best].unit, t);
@@ -325,6 +336,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       }
     }
 
+    if (candidates.size() > 1) record(options, candidates, pick);
     WarpState& s = st[pick];
     const Instruction& ins = warps[pick][s.pc];
     const std::size_t r = unit_resource(hw, ins.unit);

@@ -58,6 +58,13 @@ struct BlockSimulationOptions {
   // all of them work-conserving).
   std::function<std::size_t(const std::vector<std::size_t>&)> issue_chooser;
   std::uint64_t seed = 1;     // for SchedulerPolicy::random
+  // When set, every choice the run makes is appended to it, in the order
+  // the two choosers would be asked: the position of the warp issued among
+  // the ready ones (when two or more are), and of the instruction a queued
+  // unit picks among the arrived ones (when two or more have). Handing
+  // these positions back through the choosers replays the run
+  // (schedule_search.hpp starts from a policy's schedule that way).
+  std::vector<std::uint32_t>* record_choices = nullptr;
   bool record_trace = true;
   // false: a warp reaches a barrier as soon as it is free to issue, its
   // results still pending, and the block is released barrier_delay cycles

@@ -1,0 +1,57 @@
+// What the block commands (phases, block-wcet, simulate) share: their
+// options, the inputs they load, and what they print.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuwcet_tools/svg_timeline.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+
+namespace gpuwcet::cli {
+
+struct BlockOptions {
+  std::string trace;
+  std::string format = "auto";
+  std::string hw_file;
+  std::string hw_preset;
+  std::string mem_latency;
+  std::string block;
+  std::string warp;
+  std::string policy = "all";
+  std::string collector_pick = "round-robin";
+  std::string seed;   // empty: 1
+  std::string seeds;  // empty: 16
+  std::string search;  // empty: no search
+  std::string svg;
+  std::string block_dim;
+  std::string ptx;
+  bool json = false;
+};
+
+struct Inputs {
+  tools::HardwareConfig config;
+  tools::TraceFile trace;
+  std::string block_dim;  // as given, or "unknown"
+  std::string ptx;        // the PTX file given, or empty
+};
+
+// What a command produces: the text for stdout and, with --svg, the
+// timeline to draw.
+struct CommandOutput {
+  std::string text;
+  tools::Timeline timeline;
+};
+
+// The hardware and the trace the options name (notes on stderr).
+Inputs load_inputs(const BlockOptions& o);
+// The inputs, as every command's JSON begins.
+nlohmann::json inputs_json(const Inputs& in);
+// The block --block names; block 0 when not given.
+std::size_t chosen_block(const Inputs& in, const std::string& block);
+
+CommandOutput run_simulate(const BlockOptions& o);
+
+}  // namespace gpuwcet::cli
