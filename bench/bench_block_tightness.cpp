@@ -263,7 +263,7 @@ void tiny_table(int blocks) {
         sim[p] = simulate_block(hw, block, kRegisters, so).cycles;
       }
       sim[3] = std::max({sim[0], sim[1], sim[2]});
-      gpuwcet::testing::BlockScheduleOracle oracle(in_order(hw), block, kRegisters);
+      gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
       sim[4] = oracle.worst_case();
       if (oracle.truncated()) std::abort();
       sim[5] = searched(hw, block, sim[4], 6000 + lat * 1000 + static_cast<std::uint64_t>(n));

@@ -16,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "block_schedule_oracle.hpp"
 #include "block_bounds_of.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
@@ -119,6 +120,14 @@ TEST(BlockAdversary, EveryScheduleOfTinyBlocksWithCollectorUnits) {
                            << hw.collector_units;
     if (more) continue;  // too many schedules to see them all
     ++complete;
+    // The independent implementation of the machine (tests/support oracle)
+    // enumerates the same choices on its own and finds the same worst case.
+    gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters, drain);
+    const std::uint64_t oracle_worst = oracle.worst_case();
+    ASSERT_FALSE(oracle.truncated()) << "trial " << trials;
+    EXPECT_EQ(oracle_worst, worst) << "trial " << trials << ": " << block.size()
+                                   << " warps, collector units " << hw.collector_units
+                                   << (drain ? "" : ", barriers not drained");
     // Every policy's schedule is one of those enumerated.
     for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest, SchedulerPolicy::loose_round_robin,
                               SchedulerPolicy::random}) {

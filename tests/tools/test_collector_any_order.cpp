@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "block_bounds_of.hpp"
+#include "block_schedule_oracle.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet/phase_profile.hpp"
@@ -41,13 +42,15 @@ std::uint64_t run(const HardwareDescription& hw, const std::vector<Code>& block,
   return simulate_block(hw, block, kRegisters, so).cycles;
 }
 
-// The longest one-warp run over every sequence of picks (depth-first over
-// the choices), up to `budget` runs.
-std::uint64_t worst_order(const HardwareDescription& hw, const Code& code, bool drain,
-                          std::size_t budget) {
+// The longest run of `block` over every sequence of choices (depth-first
+// over the warp issued where several can and the instruction picked where
+// several wait), up to `budget` runs; `complete` says whether it saw them all.
+std::uint64_t worst_of_every_choice(const HardwareDescription& hw, const std::vector<Code>& block,
+                                    bool drain, std::size_t budget, bool* complete = nullptr) {
   std::uint64_t worst = 0;
   std::vector<std::size_t> choice;
   std::vector<std::size_t> width;
+  if (complete != nullptr) *complete = false;
   for (std::size_t runs = 0; runs < budget; ++runs) {
     std::size_t step = 0;
     std::vector<std::size_t> taken;
@@ -62,17 +65,27 @@ std::uint64_t worst_order(const HardwareDescription& hw, const Code& code, bool 
       ++step;
       return c;
     };
-    worst = std::max(worst, simulate_block(hw, {code}, kRegisters, so).cycles);
+    so.issue_chooser = [&](const std::vector<std::size_t>& ready) { return so.collector_chooser(ready.size()); };
+    worst = std::max(worst, simulate_block(hw, block, kRegisters, so).cycles);
     choice = taken;
     width = widths;
     while (!choice.empty() && choice.back() + 1 >= width.back()) {
       choice.pop_back();
       width.pop_back();
     }
-    if (choice.empty()) break;
+    if (choice.empty()) {
+      if (complete != nullptr) *complete = true;
+      break;
+    }
     ++choice.back();
   }
   return worst;
+}
+
+// One warp: every pick order.
+std::uint64_t worst_order(const HardwareDescription& hw, const Code& code, bool drain,
+                          std::size_t budget) {
+  return worst_of_every_choice(hw, {code}, drain, budget);
 }
 
 // The orin-sm preset at a memory latency.
@@ -245,6 +258,41 @@ TEST(CollectorAnyOrder, TinyWarpsInEveryOrder) {
     }
   }
   EXPECT_GT(worse_than_round_robin, 0);
+}
+
+// The independent oracle (tests/support/block_schedule_oracle.hpp), which
+// enumerates the collector units' picks on its own, finds the same worst case
+// as the simulator driven through every choice: queue-heavy warps alone and
+// in pairs.
+TEST(CollectorAnyOrder, OracleFindsTheSameWorstCase) {
+  std::mt19937_64 rng(4242);
+  int compared = 0, cases = 0;
+  for (int n = 0; n < 300; ++n) {
+    HardwareDescription hw = any_hw(rng);
+    if (rng() % 2 == 0) hw.collector_units = 1 + static_cast<std::uint32_t>(rng() % 3);
+    Code code = tiny_queued(rng, hw);
+    std::vector<Code> block{code};
+    if (rng() % 2 == 0) {  // two warps of the same code: the same barriers
+      code.resize(std::min<std::size_t>(code.size(), 5));
+      block = {code, code};
+    }
+    for (const bool drain : {true, false}) {
+      ++cases;
+      bool complete = false;
+      const std::uint64_t sim = worst_of_every_choice(hw, block, drain, 5000, &complete);
+      if (!complete) continue;
+      gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters, drain);
+      const std::uint64_t exact = oracle.worst_case(1'000'000);
+      if (oracle.truncated()) continue;
+      ++compared;
+      const std::uint64_t bound =
+          block.size() == 1 ? alone(hw, code, drain) : safe_bound(hw, block).safe_upper_bound;
+      ASSERT_LE(exact, bound) << n;
+      ASSERT_EQ(exact, sim) << n << ": " << block.size() << " warps, " << code.size()
+                            << " instructions, collector units " << hw.collector_units << " drain " << drain;
+    }
+  }
+  EXPECT_GT(compared, cases * 3 / 4);  // 580 of the 600 enumerated completely by both
 }
 
 TEST(CollectorAnyOrder, BlocksUnderEveryPickRule) {
