@@ -317,13 +317,15 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
     cmd->add_option("--policy", o->policy, "gto, lrr, random or all (gto, lrr and --seeds random runs)")
         ->capture_default_str();
     cmd->add_option("--seed", o->seed,
-                    "first seed of the random policy, and of --collector-pick random (default 1)");
+                    "first seed of the random policy, of --collector-pick random and of --search "
+                    "(default 1)");
     cmd->add_option("--seeds", o->seeds, "random runs with --policy all (default 16, at most 100000)");
     cmd->add_option("--search", o->search,
-                    "after the policies' runs, hill-climb this many runs (at most 10000000) over "
-                    "every choice of issuing warp and of collector pick, from the slowest of gto "
-                    "and lrr under each pick rule, seeded by --seed: a slower real schedule, so "
-                    "the bound's distance from the worst case is seen more closely");
+                    "after the policies' runs, hill-climb this many steps (at most 10000000) over "
+                    "every choice of issuing warp and of collector pick (whatever --collector-pick "
+                    "says), from the slowest of gto and lrr under each pick rule, seeded by --seed: "
+                    "a slower real schedule, so the bound's distance from the worst case is seen "
+                    "more closely");
     cmd->add_option("--collector-pick", o->collector_pick,
                     "with collector units, how a queued unit picks among the waiting instructions: "
                     "round-robin (GPGPU-Sim's), random (seeded like the run), oldest, newest, "
@@ -355,7 +357,8 @@ void add_block_commands(CLI::App& app, int& exit_code) {
                    "Safe WCET bound of a traced thread block, with the paper's GUB and per-section bounds",
                    exit_code, run_block_wcet, true, false, false);
   register_command(app, "simulate",
-                   "Run a traced block on the reference simulator (GTO, LRR, random schedulers)",
+                   "Run a traced block on the reference simulator (GTO, LRR, random schedulers; "
+                   "--search for slower schedules)",
                    exit_code, run_simulate, true, false, true);
 }
 

@@ -74,7 +74,7 @@ ScheduleSearch run_search(const Inputs& in, const std::vector<std::vector<Instru
   if (steps >= kSearchProgressFrom) {
     opts.progress_every = steps / 10;
     opts.progress = [steps](std::uint64_t done, std::uint64_t slowest) {
-      fmt::print(stderr, "search: {} of {} runs, slowest {} cycles\n", done, steps, slowest);
+      fmt::print(stderr, "search: {} of {} steps, slowest {} cycles\n", done, steps, slowest);
     };
   }
   return search_slow_schedule(in.config.hw, warps, in.trace.register_count, opts);
@@ -158,7 +158,8 @@ CommandOutput run_simulate(const BlockOptions& o) {
                           {"cycles", sim.cycles}};
     if (runs[r].search) {
       run["seed"] = seed;
-      run["steps"] = search_steps;
+      run["steps"] = search.steps;
+      run["only_schedule"] = search.only_schedule;
       run["start_cycles"] = search.start_cycles;
       run["improvements"] = search.improvements;
     } else {
@@ -166,9 +167,12 @@ CommandOutput run_simulate(const BlockOptions& o) {
       if (pick == CollectorPick::random) run["collector_seed"] = so.collector_seed;
     }
     j["runs"].push_back(run);
-    if (!o.json && runs[r].search) {
-      out.text += fmt::format("{:<10}{:>12} cycles (hill climbing, {} runs from {} cycles, seed {})\n",
-                              "search", sim.cycles, search_steps, search.start_cycles, seed);
+    if (!o.json && runs[r].search && search.only_schedule) {
+      out.text += fmt::format("{:<10}{:>12} cycles (the block has one schedule: nothing to search)\n",
+                              "search", sim.cycles);
+    } else if (!o.json && runs[r].search) {
+      out.text += fmt::format("{:<10}{:>12} cycles (hill climbing, {} steps from {} cycles, seed {})\n",
+                              "search", sim.cycles, search.steps, search.start_cycles, seed);
     } else if (!o.json) {
       out.text += fmt::format("{:<10}{:>12} cycles\n", run_name(runs[r]), sim.cycles);
     }

@@ -2,6 +2,7 @@
 #include "gpuwcet_tools/schedule_search.hpp"
 
 #include <random>
+#include <stdexcept>
 #include <utility>
 
 namespace gpuwcet::tools {
@@ -23,6 +24,14 @@ struct Replay {
   }
 };
 
+// One run replaying `values` through the choosers (drawing past their end).
+BlockSimulation replay_run(const HardwareDescription& hw, const std::vector<std::vector<Instruction>>& warps,
+                           std::size_t register_count, BlockSimulationOptions so, Replay& replay) {
+  so.issue_chooser = [&replay](const std::vector<std::size_t>& ready) { return replay.next(ready.size()); };
+  so.collector_chooser = [&replay](std::size_t waiting) { return replay.next(waiting); };
+  return simulate_block(hw, warps, register_count, so);
+}
+
 }  // namespace
 
 ScheduleSearch search_slow_schedule(const HardwareDescription& hw,
@@ -35,7 +44,6 @@ ScheduleSearch search_slow_schedule(const HardwareDescription& hw,
 
   // Starting points: the policies' schedules under every deterministic pick
   // rule, recorded as choices.
-  bool first = true;
   for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest, SchedulerPolicy::loose_round_robin}) {
     for (CollectorPick pick : {CollectorPick::round_robin, CollectorPick::oldest, CollectorPick::newest,
                                CollectorPick::longest, CollectorPick::shortest}) {
@@ -46,21 +54,24 @@ ScheduleSearch search_slow_schedule(const HardwareDescription& hw,
       start.record_choices = &choices;
       BlockSimulation sim = simulate_block(hw, warps, register_count, start);
       ++out.runs;
-      if (first || sim.cycles > out.slowest.cycles) {
+      // A run that met no choice was forced at every step: it is the
+      // block's only schedule.
+      if (choices.empty()) out.only_schedule = true;
+      if (out.runs == 1 || sim.cycles > out.slowest.cycles) {
         out.slowest = std::move(sim);
         out.choices = std::move(choices);
-        first = false;
       }
     }
   }
   out.start_cycles = out.slowest.cycles;
 
   std::mt19937_64 rng(options.seed);
-  for (std::uint64_t step = 0; step < options.steps; ++step) {
+  const std::uint64_t steps = out.only_schedule ? 0 : options.steps;
+  for (std::uint64_t step = 0; step < steps; ++step) {
     std::vector<std::uint32_t> values = out.choices;
     if (!values.empty()) {
       if (rng() % 4 == 0) {
-        values.resize(rng() % values.size());  // the rest drawn afresh
+        values.resize(rng() % values.size());  // from there on drawn afresh
       } else {
         for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
           values[rng() % values.size()] = static_cast<std::uint32_t>(rng());
@@ -68,11 +79,9 @@ ScheduleSearch search_slow_schedule(const HardwareDescription& hw,
       }
     }
     Replay replay{&values, &rng, {}};
-    BlockSimulationOptions run = so;
-    run.issue_chooser = [&replay](const std::vector<std::size_t>& ready) { return replay.next(ready.size()); };
-    run.collector_chooser = [&replay](std::size_t waiting) { return replay.next(waiting); };
-    BlockSimulation sim = simulate_block(hw, warps, register_count, run);
+    BlockSimulation sim = replay_run(hw, warps, register_count, so, replay);
     ++out.runs;
+    ++out.steps;
     // At least as slow: moving along plateaus lets the climb leave them.
     if (sim.cycles >= out.slowest.cycles) {
       out.improvements += sim.cycles > out.slowest.cycles;
@@ -85,12 +94,16 @@ ScheduleSearch search_slow_schedule(const HardwareDescription& hw,
   }
 
   if (options.record_trace) {
+    // The kept schedule once more, with its issues recorded: it must be the
+    // same run, choice for choice.
+    const std::uint64_t kept = out.slowest.cycles;
     Replay replay{&out.choices, &rng, {}};
     BlockSimulationOptions run = so;
     run.record_trace = true;
-    run.issue_chooser = [&replay](const std::vector<std::size_t>& ready) { return replay.next(ready.size()); };
-    run.collector_chooser = [&replay](std::size_t waiting) { return replay.next(waiting); };
-    out.slowest = simulate_block(hw, warps, register_count, run);
+    out.slowest = replay_run(hw, warps, register_count, run, replay);
+    if (out.slowest.cycles != kept || replay.taken != out.choices) {
+      throw std::logic_error("schedule search: the kept schedule did not replay");
+    }
   }
   return out;
 }

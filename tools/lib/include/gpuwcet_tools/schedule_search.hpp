@@ -4,8 +4,8 @@
 // arrived instruction a queued unit behind collector units serves next (any
 // order). Every schedule it finds is a run of the machine, so the slowest is
 // a lower bound on the block's worst case and must stay at or below the safe
-// bound (docs/multiphase.md); the gap between the two bounds how loose the
-// bound can be on that block, more closely than the three policies alone.
+// bound (docs/multiphase.md); the bound is then at most that far above the
+// worst case, a closer measure of its slack than the three policies give.
 #pragma once
 
 #include <cstdint>
@@ -32,14 +32,18 @@ struct ScheduleSearch {
   std::vector<std::uint32_t> choices;  // replays it (BlockSimulationOptions::record_choices)
   std::uint64_t start_cycles = 0;      // the slowest starting point: policies and pick rules
   std::uint64_t runs = 0;              // simulations made, starting points included
+  std::uint64_t steps = 0;             // climbing steps made (none when only_schedule)
   std::uint64_t improvements = 0;      // steps that found a strictly slower schedule
+  bool only_schedule = false;          // the block has one schedule: nothing to search
 };
 
 // Starts from the slowest of GTO and LRR under every collector pick rule,
 // then, for `steps` runs, changes one to three choices of the slowest
-// schedule so far or redraws every choice after a random one, and keeps the
-// result when it is at least as slow. Deterministic for a given seed. Throws
-// what simulate_block throws.
+// schedule so far or redraws every choice from a random one on, and keeps the
+// result when it is at least as slow; no steps when a starting run met no
+// choice (the block then has that one schedule). Deterministic for a given
+// seed. Throws what simulate_block throws, and std::logic_error if the kept
+// schedule does not replay when its trace is recorded.
 ScheduleSearch search_slow_schedule(const HardwareDescription& hw,
                                     const std::vector<std::vector<Instruction>>& warps,
                                     std::size_t register_count, const ScheduleSearchOptions& options);
