@@ -7,8 +7,8 @@
 //   issued at every cycle with a choice and the instruction served at every
 //   pick, for the slowest schedule it can find;
 // - EveryScheduleOfTinyBlocksWithCollectorUnits: every sequence of those
-//   choices on tiny blocks with few collector units, which the exhaustive
-//   oracle (block_schedule_oracle.hpp) does not model.
+//   choices on tiny blocks with few collector units (every_choice.hpp),
+//   compared with the exhaustive oracle (block_schedule_oracle.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 
 #include "block_schedule_oracle.hpp"
 #include "block_bounds_of.hpp"
+#include "every_choice.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/schedule_search.hpp"
@@ -28,32 +29,6 @@ namespace {
 
 using testing::Block;
 constexpr std::size_t kRegisters = testing::kRandomBlockRegisters;
-
-// The choices of one run, in the order the simulator asks for them (the
-// warp to issue among the ready ones, or the instruction a queued unit
-// serves among the waiting ones), for enumerating them all.
-struct Choices {
-  std::vector<std::uint32_t> value;  // taken modulo the number of options
-  std::vector<std::uint32_t> arity;  // options at each choice of the last run
-  std::size_t next(std::size_t options) {
-    const std::size_t k = arity.size();
-    if (k == value.size()) value.push_back(0);
-    arity.push_back(static_cast<std::uint32_t>(options));
-    return value[k] % options;
-  }
-};
-
-std::uint64_t run(const HardwareDescription& hw, const Block& block, bool drain, Choices& c) {
-  c.arity.clear();
-  BlockSimulationOptions so;
-  so.record_trace = false;
-  so.barriers_drain = drain;
-  so.issue_chooser = [&c](const std::vector<std::size_t>& ready) { return c.next(ready.size()); };
-  so.collector_chooser = [&c](std::size_t waiting) { return c.next(waiting); };
-  const std::uint64_t cycles = simulate_block(hw, block, kRegisters, so).cycles;
-  c.value.resize(c.arity.size());  // choices the run did not reach mean nothing
-  return cycles;
-}
 
 // One description in three the data set's machine with few collector units.
 HardwareDescription adversary_hw(std::mt19937_64& rng) { return testing::collector_hw(rng, 3); }
@@ -98,27 +73,13 @@ TEST(BlockAdversary, EveryScheduleOfTinyBlocksWithCollectorUnits) {
     const Block block = testing::random_block(rng, hw, 0, {2, 3, 2, 5});
     const bool drain = rng() % 2 == 0;
     const std::uint64_t bound = testing::block_bounds_of(hw, block, kRegisters).safe_upper_bound;
-    // Every sequence of choices, in lexicographic order: the next one
-    // advances the last choice that has an option left and drops the rest.
-    Choices c;
-    std::uint64_t worst = 0;
-    std::size_t runs = 0;
-    bool more = true;
-    for (; more && runs < 10000; ++runs) {
-      worst = std::max(worst, run(hw, block, drain, c));
-      more = false;
-      for (std::size_t k = c.arity.size(); k-- > 0;) {
-        if (c.value[k] + 1 < c.arity[k]) {
-          c.value.resize(k + 1);
-          ++c.value[k];
-          more = true;
-          break;
-        }
-      }
-    }
+    // Every sequence of choices, up to 10,000 runs.
+    bool all_seen = false;
+    const std::uint64_t worst =
+        testing::worst_of_every_choice(hw, block, kRegisters, drain, 10000, &all_seen);
     ASSERT_LE(worst, bound) << "trial " << trials << ": " << block.size() << " warps, collector units "
                            << hw.collector_units;
-    if (more) continue;  // too many schedules to see them all
+    if (!all_seen) continue;  // too many schedules to see them all
     ++complete;
     // The independent implementation of the machine (tests/support oracle)
     // enumerates the same choices on its own and finds the same worst case.

@@ -12,6 +12,7 @@
 
 #include "block_bounds_of.hpp"
 #include "block_schedule_oracle.hpp"
+#include "every_choice.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet/phase_profile.hpp"
@@ -42,50 +43,10 @@ std::uint64_t run(const HardwareDescription& hw, const std::vector<Code>& block,
   return simulate_block(hw, block, kRegisters, so).cycles;
 }
 
-// The longest run of `block` over every sequence of choices (depth-first
-// over the warp issued where several can and the instruction picked where
-// several wait), up to `budget` runs; `complete` says whether it saw them all.
-std::uint64_t worst_of_every_choice(const HardwareDescription& hw, const std::vector<Code>& block,
-                                    bool drain, std::size_t budget, bool* complete = nullptr) {
-  std::uint64_t worst = 0;
-  std::vector<std::size_t> choice;
-  std::vector<std::size_t> width;
-  if (complete != nullptr) *complete = false;
-  for (std::size_t runs = 0; runs < budget; ++runs) {
-    std::size_t step = 0;
-    std::vector<std::size_t> taken;
-    std::vector<std::size_t> widths;
-    BlockSimulationOptions so;
-    so.record_trace = false;
-    so.barriers_drain = drain;
-    so.collector_chooser = [&](std::size_t n) {
-      const std::size_t c = step < choice.size() ? choice[step] : 0;
-      taken.push_back(c);
-      widths.push_back(n);
-      ++step;
-      return c;
-    };
-    so.issue_chooser = [&](const std::vector<std::size_t>& ready) { return so.collector_chooser(ready.size()); };
-    worst = std::max(worst, simulate_block(hw, block, kRegisters, so).cycles);
-    choice = taken;
-    width = widths;
-    while (!choice.empty() && choice.back() + 1 >= width.back()) {
-      choice.pop_back();
-      width.pop_back();
-    }
-    if (choice.empty()) {
-      if (complete != nullptr) *complete = true;
-      break;
-    }
-    ++choice.back();
-  }
-  return worst;
-}
-
 // One warp: every pick order.
 std::uint64_t worst_order(const HardwareDescription& hw, const Code& code, bool drain,
                           std::size_t budget) {
-  return worst_of_every_choice(hw, {code}, drain, budget);
+  return testing::worst_of_every_choice(hw, {code}, kRegisters, drain, budget);
 }
 
 // The orin-sm preset at a memory latency.
@@ -279,7 +240,8 @@ TEST(CollectorAnyOrder, OracleFindsTheSameWorstCase) {
     for (const bool drain : {true, false}) {
       ++cases;
       bool complete = false;
-      const std::uint64_t sim = worst_of_every_choice(hw, block, drain, 5000, &complete);
+      const std::uint64_t sim =
+          testing::worst_of_every_choice(hw, block, kRegisters, drain, 5000, &complete);
       if (!complete) continue;
       gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters, drain);
       const std::uint64_t exact = oracle.worst_case(1'000'000);
