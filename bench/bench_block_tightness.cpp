@@ -8,8 +8,9 @@
 // in every warp, 2..32 warps, 64 instructions, 0..2 barriers.
 // Overestimation = (bound - simulated) / simulated, per block, then mean/max.
 // "worst" is the longest of GTO, LRR and random; "adversary" the longest of
-// those and of priority schedules that starve one warp (tests/support oracle),
-// a longer execution that a safe bound must also cover; "searched" the
+// those, of priority schedules that starve one warp (tests/support oracle)
+// and of the two defer-holds stress schedules (block_simulator.hpp), a
+// longer execution that a safe bound must also cover; "searched" the
 // longest of those and of a 200-step hill climb over every schedule and
 // collector pick (schedule_search.hpp).
 #include <algorithm>
@@ -217,6 +218,12 @@ void rodinia_table(int blocks) {
         sim[4] = std::max(sim[4], oracle.run_priority(order));
         sim[4] = std::max(sim[4], starve(oracle, hw, victim, 0, adversary_rng));
         sim[4] = std::max(sim[4], starve(oracle, hw, victim, 1, adversary_rng));
+      }
+      for (SchedulerPolicy p : {SchedulerPolicy::defer_holds, SchedulerPolicy::defer_holds_balanced}) {
+        BlockSimulationOptions so;
+        so.policy = p;
+        so.record_trace = false;
+        sim[4] = std::max(sim[4], simulate_block(hw, block, kRegisters, so).cycles);
       }
       sim[5] = searched(hw, block, sim[4], 5000 + lat * 1000 + static_cast<std::uint64_t>(n));
       for (int c = 0; c < kColumns; ++c) {

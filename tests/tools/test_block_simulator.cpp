@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "block_bounds_of.hpp"
@@ -49,9 +51,11 @@ BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<In
   return testing::block_bounds_of(hw, block, kRegisters);
 }
 
-constexpr SchedulerPolicy kPolicies[] = {SchedulerPolicy::greedy_then_oldest,
-                                         SchedulerPolicy::loose_round_robin,
-                                         SchedulerPolicy::random};
+// The three schedulers, and the two stress schedules that defer the
+// instructions that hold a pipeline.
+constexpr SchedulerPolicy kPolicies[] = {
+    SchedulerPolicy::greedy_then_oldest, SchedulerPolicy::loose_round_robin, SchedulerPolicy::random,
+    SchedulerPolicy::defer_holds, SchedulerPolicy::defer_holds_balanced};
 
 // One simulated run of `policy` (a fresh seed from rng), no trace recorded.
 BlockSimulationOptions run_of(SchedulerPolicy policy, std::mt19937_64& rng) {
@@ -62,15 +66,19 @@ BlockSimulationOptions run_of(SchedulerPolicy policy, std::mt19937_64& rng) {
   return so;
 }
 
-TEST(BlockSimulator, Example3SingleWarp) {
+// The paper's pipeline with units of these (initiation, latency).
+HardwareDescription paper_units(std::initializer_list<std::pair<std::uint32_t, std::uint32_t>> units) {
   HardwareDescription hw;
-  hw.unit_count = 3;
-  hw.units[0].initiation = 2;
-  hw.units[0].latency = 6;
-  hw.units[1].initiation = 3;
-  hw.units[1].latency = 4;
-  hw.units[2].initiation = 2;
-  hw.units[2].latency = 4;
+  for (const auto& [initiation, latency] : units) {
+    hw.units[hw.unit_count].initiation = initiation;
+    hw.units[hw.unit_count].latency = latency;
+    ++hw.unit_count;
+  }
+  return hw;
+}
+
+TEST(BlockSimulator, Example3SingleWarp) {
+  const HardwareDescription hw = paper_units({{2, 6}, {3, 4}, {2, 4}});
   std::vector<Instruction> code(5);
   code[0].dst_count = 1;
   code[0].dst[0] = 0;
@@ -279,12 +287,7 @@ TEST(BlockSimulator, OracleAgreesWithSimulatorOnOneWarp) {
 // GUB = 5 + 4 = 9; but a schedule that delays warp 1 spreads its execution
 // phases over 7 cycles and the block takes 10.
 TEST(BlockSimulator, GeneralUpperBoundCounterexample) {
-  HardwareDescription hw;
-  hw.unit_count = 2;
-  hw.units[0].initiation = 3;
-  hw.units[0].latency = 1;
-  hw.units[1].initiation = 2;
-  hw.units[1].latency = 1;
+  const HardwareDescription hw = paper_units({{3, 1}, {2, 1}});
   std::vector<Instruction> code(4);
   code[0].unit = 1;
   code[1].unit = 0;
@@ -302,6 +305,41 @@ TEST(BlockSimulator, GeneralUpperBoundCounterexample) {
     worst = std::max(worst, simulate_block(hw, block, kRegisters, so).cycles);
   }
   EXPECT_EQ(worst, 10u);
+}
+
+// The defer-holds stress schedule issues what blocks nobody first. Paper's
+// pipeline; unit 0 (initiation 2, latency 1), unit 1 (1, 1); warp 0 issues
+// two independent unit-0 instructions, warp 1 two unit-1 ones. Worked by
+// hand from the machine rules (docs/multiphase.md, "Machine model"):
+// - GTO: w0 at 0; w1 at 1 (unit 0 busy until 2); w1 again at 2 (GTO keeps
+//   the last warp); w0 at 3, written at 3 + 2 + 1 = 6;
+// - LRR: w0 at 0, w1 at 1, w0 at 2, w1 at 3: both written at 5;
+// - defer-holds: w1 at 0 and 1 (they hold nothing after their issue), w0 at
+//   2; cycle 3 issues nothing (unit 0 busy); w0 at 4, written at 7.
+// 7 is the safe bound: length(w0) 5 + w1's 2 issues + no holds on unit 0.
+TEST(BlockSimulator, DeferHoldsLeavesTheHoldsForLast) {
+  const HardwareDescription hw = paper_units({{2, 1}, {1, 1}});
+  std::vector<Instruction> w0(3), w1(3);
+  w0[0].unit = w0[1].unit = 0;
+  w1[0].unit = w1[1].unit = 1;
+  w0[2].kind = w1[2].kind = OpKind::exit;
+  const std::vector<std::vector<Instruction>> block{w0, w1};
+  std::mt19937_64 rng(1);
+  const auto cycles = [&](SchedulerPolicy p) { return simulate_block(hw, block, kRegisters, run_of(p, rng)).cycles; };
+  EXPECT_EQ(cycles(SchedulerPolicy::greedy_then_oldest), 6u);
+  EXPECT_EQ(cycles(SchedulerPolicy::loose_round_robin), 5u);
+  EXPECT_EQ(cycles(SchedulerPolicy::defer_holds), 7u);
+  EXPECT_EQ(cycles(SchedulerPolicy::defer_holds_balanced), 7u);
+  EXPECT_EQ(bound(hw, block).safe_upper_bound, 7u);
+  BlockSimulationOptions so = run_of(SchedulerPolicy::defer_holds, rng);
+  so.record_trace = true;
+  const BlockSimulation sim = simulate_block(hw, block, kRegisters, so);
+  ASSERT_EQ(sim.trace.size(), 4u);
+  const std::uint64_t warp_cycle[4][2] = {{1, 0}, {1, 1}, {0, 2}, {0, 4}};
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(sim.trace[k].warp, warp_cycle[k][0]) << k;
+    EXPECT_EQ(sim.trace[k].cycle, warp_cycle[k][1]) << k;
+  }
 }
 
 // Where the bound's blocking term is all real: warps of independent int_add

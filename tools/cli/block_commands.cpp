@@ -314,7 +314,11 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
   }
   if (warp_option) cmd->add_option("--warp", o->warp, "only this warp (its id in the trace)");
   if (simulate_options) {
-    cmd->add_option("--policy", o->policy, "gto, lrr, random or all (gto, lrr and --seeds random runs)")
+    cmd->add_option("--policy", o->policy,
+                    "gto, lrr, random, all (gto, lrr and --seeds random runs), or a stress "
+                    "schedule no GPU runs: defer-holds (the ready warp whose next instruction "
+                    "blocks a pipeline fewest cycles; ties: lowest id) or defer-holds-balanced "
+                    "(ties: the warp furthest behind)")
         ->capture_default_str();
     cmd->add_option("--seed", o->seed,
                     "first seed of the random policy, of --collector-pick random and of --search "
@@ -323,7 +327,8 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
     cmd->add_option("--search", o->search,
                     "after the policies' runs, hill-climb this many steps (at most 10000000) over "
                     "every choice of issuing warp and of collector pick (whatever --collector-pick "
-                    "says), from the slowest of gto and lrr under each pick rule, seeded by --seed: "
+                    "says), from the slowest of gto, lrr and the two defer-holds schedules under "
+                    "each pick rule, seeded by --seed: "
                     "a slower real schedule, so the bound's distance from the worst case is seen "
                     "more closely");
     cmd->add_option("--collector-pick", o->collector_pick,

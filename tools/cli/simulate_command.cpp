@@ -35,7 +35,10 @@ SchedulerPolicy parse_policy(const std::string& p) {
   if (p == "gto") return SchedulerPolicy::greedy_then_oldest;
   if (p == "lrr") return SchedulerPolicy::loose_round_robin;
   if (p == "random") return SchedulerPolicy::random;
-  throw ToolError(fmt::format("unknown policy '{}' (expected gto, lrr, random or all)", p));
+  if (p == "defer-holds") return SchedulerPolicy::defer_holds;
+  if (p == "defer-holds-balanced") return SchedulerPolicy::defer_holds_balanced;
+  throw ToolError(fmt::format(
+      "unknown policy '{}' (expected gto, lrr, random, defer-holds, defer-holds-balanced or all)", p));
 }
 
 // How queued units behind collector units pick (the analysis bounds every
@@ -57,6 +60,8 @@ const char* policy_name(SchedulerPolicy p) {
     case SchedulerPolicy::greedy_then_oldest: return "gto";
     case SchedulerPolicy::loose_round_robin: return "lrr";
     case SchedulerPolicy::random: return "random";
+    case SchedulerPolicy::defer_holds: return "defer-holds";
+    case SchedulerPolicy::defer_holds_balanced: return "defer-holds-balanced";
   }
   return "?";
 }

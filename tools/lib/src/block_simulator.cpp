@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 namespace gpuwcet::tools {
 namespace {
@@ -113,6 +114,28 @@ std::size_t other_pick(const BlockSimulationOptions& options, const HardwareDesc
       return best;
   }
   return round_robin;
+}
+
+// SchedulerPolicy::defer_holds(_balanced): the ready warp (candidates,
+// ascending) whose next instruction blocks others fewest cycles after its
+// issue; an instruction for a queued unit counts as blocking none (it waits
+// in its collector unit while others issue). Ties: the lowest id, or with
+// `balanced` the warp furthest behind in its code first.
+std::size_t deferring_holds(const HardwareDescription& hw,
+                            const std::vector<std::vector<Instruction>>& warps,
+                            const std::vector<WarpState>& st, const std::vector<std::size_t>& candidates,
+                            bool balanced) {
+  auto key = [&](std::size_t w) {
+    const Instruction& i = warps[w][st[w].pc];
+    const FunctionalUnit& u = hw.units[i.unit];
+    const std::uint64_t hold = (u.flags & kUnitQueuedDispatch) != 0 ? 0 : blocking_cycles(u, i);
+    return std::make_pair(hold, balanced ? st[w].pc : std::size_t{0});
+  };
+  std::size_t pick = candidates.front();
+  for (std::size_t w : candidates) {
+    if (key(w) < key(pick)) pick = w;  // strict: ties keep the lower id
+  }
+  return pick;
 }
 
 // Appends the position of `picked` among `among` to the caller's record.
@@ -332,6 +355,11 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
         }
         case SchedulerPolicy::random:
           pick = candidates[std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(rng)];
+          break;
+        case SchedulerPolicy::defer_holds:
+        case SchedulerPolicy::defer_holds_balanced:
+          pick = deferring_holds(hw, warps, st, candidates,
+                                 options.policy == SchedulerPolicy::defer_holds_balanced);
           break;
       }
     }

@@ -44,7 +44,8 @@ ScheduleSearch search_slow_schedule(const HardwareDescription& hw,
 
   // Starting points: the policies' schedules under every deterministic pick
   // rule, recorded as choices.
-  for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest, SchedulerPolicy::loose_round_robin}) {
+  for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest, SchedulerPolicy::loose_round_robin,
+                            SchedulerPolicy::defer_holds, SchedulerPolicy::defer_holds_balanced}) {
     for (CollectorPick pick : {CollectorPick::round_robin, CollectorPick::oldest, CollectorPick::newest,
                                CollectorPick::longest, CollectorPick::shortest}) {
       std::vector<std::uint32_t> choices;

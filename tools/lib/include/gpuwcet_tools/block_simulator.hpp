@@ -23,6 +23,17 @@ enum class SchedulerPolicy {
   greedy_then_oldest,  // GTO: keep the last warp while it can issue, else the lowest id
   loose_round_robin,   // LRR: first ready warp after the last one issued
   random,              // a uniformly drawn ready warp (seeded)
+  // Stress schedules, not schedulers a GPU runs: the ready warp whose next
+  // instruction blocks the fewest cycles after its issue (blocking_cycles,
+  // with a queued unit's counted as none). Issuing the work that blocks
+  // nobody first leaves the instructions that hold a pipeline resource for
+  // later, when every warp may be waiting for that resource and no issue
+  // hides the hold. Ties: the lowest id (defer_holds) or the warp that has
+  // issued fewest instructions, then the lowest id (defer_holds_balanced,
+  // which keeps the warps abreast so that they reach such stretches
+  // together). docs/multiphase.md, "Tightness".
+  defer_holds,
+  defer_holds_balanced,
 };
 
 struct IssueEvent {

@@ -37,7 +37,8 @@ struct ScheduleSearch {
   bool only_schedule = false;          // the block has one schedule: nothing to search
 };
 
-// Starts from the slowest of GTO and LRR under every collector pick rule,
+// Starts from the slowest of GTO, LRR and the two defer-holds stress schedules
+// (block_simulator.hpp) under every collector pick rule,
 // then, for `steps` runs, changes one to three choices of the slowest
 // schedule so far or redraws every choice from a random one on, and keeps the
 // result when it is at least as slow; no steps when a starting run met no
