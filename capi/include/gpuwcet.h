@@ -11,6 +11,10 @@
  * - No function allocates, performs I/O, or keeps state between calls.
  * - Pointers may not be NULL unless a function says otherwise; a NULL where
  *   none is accepted gives GPUWCET_INVALID_ARGUMENT.
+ * - The size of a buffer the call writes into (an arena, a capacity) is how
+ *   much it may use: a call uses what it needs and reports
+ *   GPUWCET_BUFFER_TOO_SMALL when that is more. SIZE_MAX is read as "large
+ *   enough". The length of an input array is its exact length.
  */
 #ifndef GPUWCET_H
 #define GPUWCET_H

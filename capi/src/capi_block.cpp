@@ -10,6 +10,8 @@
 #include "gpuwcet_block.h"
 
 using gpuwcet::Status;
+using gpuwcet::capi::caller_arena;
+using gpuwcet::capi::caller_span;
 using gpuwcet::capi::to_c;
 
 // The C structs for instructions, phases and summaries mirror the core's
@@ -104,8 +106,10 @@ Status hw_from_c(const gpuwcet_hardware_desc* in, gpuwcet::HardwareDescription& 
 }
 
 // The instruction kinds the core knows; checked here because the C struct
-// carries the kind as a plain byte.
+// carries the kind as a plain byte. An array of more than PTRDIFF_MAX bytes
+// does not exist.
 bool kinds_ok(const gpuwcet_instruction* instructions, size_t count) noexcept {
+  if (count > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(gpuwcet_instruction)) return false;
   for (std::size_t i = 0; i < count; ++i) {
     if (instructions[i].kind > static_cast<uint8_t>(gpuwcet::OpKind::exit)) return false;
   }
@@ -203,12 +207,12 @@ gpuwcet_status gpuwcet_profile_warp(const gpuwcet_hardware_desc* hw,
   if (!kinds_ok(instructions, count)) return GPUWCET_INVALID_ARGUMENT;
   gpuwcet::ProfileResult result;
   st = gpuwcet::profile_warp(
-      core, core_code(instructions, count), register_count, gsl::span<std::byte>(static_cast<std::byte*>(arena), arena_bytes),
-      gsl::span<gpuwcet::Phase>(reinterpret_cast<gpuwcet::Phase*>(phases), phase_capacity),
-      gsl::span<gpuwcet::SectionSummary>(reinterpret_cast<gpuwcet::SectionSummary*>(sections),
-                                         section_capacity),
-      result);
-  if (st == Status::ok || st == Status::buffer_too_small) {
+      core, core_code(instructions, count), register_count, caller_arena(arena, arena_bytes),
+      caller_span(reinterpret_cast<gpuwcet::Phase*>(phases), phase_capacity),
+      caller_span(reinterpret_cast<gpuwcet::SectionSummary*>(sections), section_capacity), result);
+  // The counts are known unless the arena was too small to profile with.
+  const bool arena_ok = arena_bytes >= gpuwcet::profile_arena_bytes(register_count);
+  if (st == Status::ok || (st == Status::buffer_too_small && arena_ok)) {
     info->total_cycles = result.total_cycles;
     info->phase_count = result.phase_count;
     info->section_count = result.section_count;
@@ -231,8 +235,7 @@ gpuwcet_status gpuwcet_warp_alone_cycles(const gpuwcet_hardware_desc* hw,
   if (!kinds_ok(instructions, count)) return GPUWCET_INVALID_ARGUMENT;
   std::uint64_t total = 0;
   st = gpuwcet::warp_alone_cycles(core, core_code(instructions, count), register_count,
-                                  gsl::span<std::byte>(static_cast<std::byte*>(arena), arena_bytes),
-                                  barriers_drain != 0, total);
+                                  caller_arena(arena, arena_bytes), barriers_drain != 0, total);
   if (st == Status::ok) *cycles = total;
   return to_c(st);
 }
@@ -252,13 +255,16 @@ gpuwcet_status gpuwcet_block_bound_from_summaries(const gpuwcet_section_summary*
     return GPUWCET_INVALID_ARGUMENT;
   }
   if (warp_count == 0) return GPUWCET_ZERO_WARPS;
+  // An array of more than PTRDIFF_MAX bytes does not exist.
   std::size_t total = 0;
-  if (__builtin_mul_overflow(warp_count, section_count, &total)) return GPUWCET_INVALID_ARGUMENT;
+  if (__builtin_mul_overflow(warp_count, section_count, &total) ||
+      total > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(gpuwcet_section_summary)) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
   gpuwcet::BlockBound b;
   const Status st = gpuwcet::block_bound(
-      gsl::span<const gpuwcet::SectionSummary>(
-          reinterpret_cast<const gpuwcet::SectionSummary*>(summaries), total),
-      warp_count, section_count, b);
+      caller_span(reinterpret_cast<const gpuwcet::SectionSummary*>(summaries), total), warp_count,
+      section_count, b);
   if (st != Status::ok) return to_c(st);
   bound->general_upper_bound = b.general_upper_bound;
   bound->safe_upper_bound = b.safe_upper_bound;

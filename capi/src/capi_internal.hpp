@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include <gsl/span>
+
 #include "gpuwcet.h"
 #include "gpuwcet/sm_model.hpp"
 #include "gpuwcet/status.hpp"
@@ -41,6 +43,24 @@ inline bool kernel_view(const char* kernel, std::size_t len, std::string_view& o
   if (kernel == nullptr && len != 0) return false;
   out = kernel == nullptr ? std::string_view{} : std::string_view{kernel, len};
   return true;
+}
+
+// A caller's buffer of `count` elements as a span (empty for NULL).
+// gsl::span reserves SIZE_MAX as its dynamic extent and terminates on it,
+// while C callers may pass SIZE_MAX for "large enough"; no buffer holds
+// more than PTRDIFF_MAX bytes, so a larger count is read as that many. The
+// core uses only what it needs of a buffer and checks that against the
+// span's size.
+template <typename T>
+gsl::span<T> caller_span(T* data, std::size_t count) noexcept {
+  constexpr std::size_t kMax = static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T);
+  if (data == nullptr) return {};
+  return gsl::span<T>(data, count < kMax ? count : kMax);
+}
+
+// An arena as bytes (caller_span of its void pointer).
+inline gsl::span<std::byte> caller_arena(void* arena, std::size_t bytes) noexcept {
+  return caller_span(static_cast<std::byte*>(arena), bytes);
 }
 
 }  // namespace gpuwcet::capi

@@ -75,15 +75,16 @@ gpuwcet_status gpuwcet_transformed_length(const gpuwcet_sm_desc* sm, const char*
 gpuwcet_status gpuwcet_transform_kernel(const gpuwcet_sm_desc* sm, const char* kernel,
                                         size_t kernel_len, char* out, size_t capacity,
                                         size_t* written) {
-  if (out == nullptr || written == nullptr || capacity == 0) return GPUWCET_INVALID_ARGUMENT;
+  if (out == nullptr || written == nullptr) return GPUWCET_INVALID_ARGUMENT;
   std::string_view view;
   if (!gpuwcet::capi::kernel_view(kernel, kernel_len, view)) return GPUWCET_INVALID_ARGUMENT;
   gpuwcet::SmDescription core;
   Status st = gpuwcet::capi::from_c(sm, core);
   if (st != Status::ok) return to_c(st);
+  if (capacity == 0) return GPUWCET_BUFFER_TOO_SMALL;  // not even room for the NUL
   size_t n = 0;
   // Keep the last byte for the terminator.
-  st = gpuwcet::transform_to_symbols(core, view, gsl::span<char>(out, capacity - 1), n);
+  st = gpuwcet::transform_to_symbols(core, view, gpuwcet::capi::caller_span(out, capacity - 1), n);
   if (st != Status::ok) return to_c(st);
   out[n] = '\0';
   *written = n;
@@ -116,7 +117,7 @@ gpuwcet_status gpuwcet_makespan_order_aware(const gpuwcet_sm_desc* sm, const cha
   std::string_view view;
   (void)gpuwcet::capi::kernel_view(kernel, kernel_len, view);  // checked by shape_of
   std::size_t n = 0;
-  st = gpuwcet::transform_to_classes(core, view, gsl::span<std::uint8_t>(scratch, scratch_len), n);
+  st = gpuwcet::transform_to_classes(core, view, gpuwcet::capi::caller_span(scratch, scratch_len), n);
   std::uint64_t cycles = 0;
   if (st == Status::ok) {
     st = gpuwcet::order_aware_makespan_bound(shape, gsl::span<const std::uint8_t>(scratch, n), warps,

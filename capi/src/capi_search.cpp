@@ -127,6 +127,8 @@ gpuwcet_status gpuwcet_makespan_schedule_entries(const gpuwcet_sm_desc* sm, cons
   Problem p;
   Status st = build(sm, kernel, kernel_len, warps, p);
   if (st != Status::ok) return to_c(st);
+  // The search's limit, as gpuwcet_makespan_search_arena_bytes reports it.
+  if (warps > gpuwcet::kMaxSearchWarps) return GPUWCET_KERNEL_TOO_LONG;
   std::uint64_t cycles = 0;
   st = gpuwcet::safe_pessimistic_makespan(p.shape, warps, cycles);
   if (st != Status::ok) return to_c(st);
@@ -156,11 +158,8 @@ gpuwcet_status gpuwcet_makespan_search(const gpuwcet_sm_desc* sm, const char* ke
   st = options_from_c(opts, bridge, o);
   if (st != Status::ok) return to_c(st);
   gpuwcet::SearchResult r;
-  const gsl::span<std::uint32_t> sched =
-      schedule == nullptr ? gsl::span<std::uint32_t>{}
-                          : gsl::span<std::uint32_t>(schedule, schedule_entries);
-  st = gpuwcet::search_worst_makespan(
-      p.instance, o, gsl::span<std::byte>(static_cast<std::byte*>(arena), arena_bytes), r, sched);
+  st = gpuwcet::search_worst_makespan(p.instance, o, gpuwcet::capi::caller_arena(arena, arena_bytes),
+                                      r, gpuwcet::capi::caller_span(schedule, schedule_entries));
   // A small schedule buffer still leaves proven bounds (r.upper_bound != 0).
   const bool bounds = gpuwcet::has_result(st) ||
                       (st == Status::buffer_too_small && r.upper_bound != 0);
@@ -214,9 +213,8 @@ gpuwcet_status gpuwcet_makespan_approx(const gpuwcet_sm_desc* sm, const char* ke
   st = options_from_c(opts, bridge, o);
   if (st != Status::ok) return to_c(st);
   gpuwcet::ApproxResult r;
-  st = gpuwcet::approximate_makespan(
-      p.instance, max_group, o,
-      gsl::span<std::byte>(static_cast<std::byte*>(arena), arena_bytes), r);
+  st = gpuwcet::approximate_makespan(p.instance, max_group, o,
+                                     gpuwcet::capi::caller_arena(arena, arena_bytes), r);
   if (!gpuwcet::has_result(st)) return to_c(st);
   std::uint64_t lower = 0;
   const Status lb = gpuwcet::makespan_lower_bound(p.shape, warps, lower);

@@ -32,17 +32,16 @@ Status blocks_per_sm(const GpuDescription& gpu, const BlockTiming& block,
   apply_limit(gpu.max_blocks_per_sm, 1, fit);
   apply_limit(gpu.max_threads_per_sm, block.block_threads, fit);
   apply_limit(gpu.max_warps_per_sm, warps, fit);
-  if (block.registers_per_thread != 0) {
+  if (block.registers_per_thread != 0 && gpu.registers_per_sm != 0) {
     // Registers are allocated per warp, rounded up to the allocation unit.
     std::uint64_t per_warp = 0;
     if (!checked_mul(block.registers_per_thread, gpu.warp_size, per_warp)) return Status::overflow;
     const std::uint64_t unit = gpu.register_alloc_unit == 0 ? 1 : gpu.register_alloc_unit;
     per_warp = ceil_div(per_warp, unit) * unit;  // <= 2^32 * 2^32 / 1: fits in 64 bits
     std::uint64_t per_block = 0;
-    if (!checked_mul(per_warp, warps, per_block)) return Status::overflow;
-    if (gpu.registers_per_sm != 0) {
-      apply_limit(gpu.registers_per_sm, per_block, fit);
-    }
+    // A block needing more than 64 bits of registers fits no SM.
+    if (!checked_mul(per_warp, warps, per_block)) return Status::launch_does_not_fit;
+    apply_limit(gpu.registers_per_sm, per_block, fit);
   }
   if (block.shared_memory_per_block != 0 && gpu.shared_memory_per_sm != 0) {
     apply_limit(gpu.shared_memory_per_sm, block.shared_memory_per_block, fit);
@@ -112,10 +111,17 @@ Status kernel_wcet(const GpuDescription& gpu, const BlockTiming& block, std::uin
     }
   }
   if (gpu.clock_khz != 0) {
-    // cycles / (kHz * 1000) seconds = cycles * 10^6 / kHz nanoseconds, rounded up.
-    std::uint64_t scaled = 0;
-    if (!checked_mul(r.cycles, 1000000u, scaled)) return Status::overflow;
-    r.nanoseconds = ceil_div(scaled, gpu.clock_khz);
+    // cycles / (kHz * 1000) seconds = ceil(cycles * 10^6 / kHz) nanoseconds,
+    // as (cycles div kHz) * 10^6 + ceil((cycles mod kHz) * 10^6 / kHz): the
+    // product alone passes 64 bits from about 1.8e13 cycles, the
+    // nanoseconds only from about 584 years.
+    const std::uint64_t khz = gpu.clock_khz;
+    std::uint64_t whole = 0, rest = 0;
+    if (!checked_mul(r.cycles / khz, 1000000u, whole) ||
+        !checked_mul(r.cycles % khz, 1000000u, rest) ||
+        !checked_add(whole, ceil_div(rest, khz), r.nanoseconds)) {
+      return Status::overflow;
+    }
   }
   out = r;
   return Status::ok;

@@ -117,9 +117,16 @@ Status makespan_lower_bound(const TransformedShape& shape, std::uint64_t warps,
   if (warps == 0) return Status::zero_warps;
   std::uint64_t best = shape.length;
   for (std::size_t u = 0; u < shape.class_count; ++u) {
-    std::uint64_t work = 0;
-    if (!checked_mul(warps, shape.count[u], work)) return Status::overflow;
-    const std::uint64_t need = ceil_div(work, shape.capacity[u]);
+    // ceil(W * count / capacity) as (W div c) * count + ceil((W mod c) *
+    // count / c), equal to it, so that a product above 64 bits whose
+    // quotient fits (W = 2^63, count 2, capacity 2) is no overflow.
+    const std::uint64_t c = shape.capacity[u];
+    std::uint64_t whole = 0, rest = 0, need = 0;
+    if (!checked_mul(warps / c, shape.count[u], whole) ||
+        !checked_mul(warps % c, shape.count[u], rest) ||
+        !checked_add(whole, ceil_div(rest, c), need)) {
+      return Status::overflow;
+    }
     if (need > best) best = need;
   }
   cycles = best;

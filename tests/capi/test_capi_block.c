@@ -131,8 +131,40 @@ static void test_inconsistent_summaries(void) {
   CHECK(gpuwcet_block_bound_from_summaries(sections, 2, 1, &b) == GPUWCET_MALFORMED_DATA);
 }
 
+/* SIZE_MAX for a buffer's capacity is a caller's "large enough", not a
+ * reason to stop: the calls use what they need (gsl::span terminates on
+ * SIZE_MAX, its dynamic extent, so the wrappers never pass it on). A
+ * too-small arena leaves info as it was. */
+static void test_size_max_capacities(void) {
+  static unsigned char arena[32768];
+  const gpuwcet_hardware_desc hw = one_unit();
+  const gpuwcet_instruction code = reads_and_writes(1);
+  gpuwcet_phase phases[8];
+  gpuwcet_section_summary sections[2];
+  gpuwcet_profile_info info;
+  gpuwcet_block_bound b;
+  uint64_t cycles = 0;
+  CHECK(gpuwcet_profile_info_init(&info) == GPUWCET_OK);
+  CHECK(gpuwcet_block_bound_init(&b) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_warp(&hw, &code, 1, 4, arena, SIZE_MAX, phases, SIZE_MAX, sections,
+                             SIZE_MAX, &info) == GPUWCET_OK);
+  CHECK(info.section_count == 1 && info.total_cycles > 0);
+  CHECK(gpuwcet_warp_alone_cycles(&hw, &code, 1, 4, arena, SIZE_MAX, 1, &cycles) == GPUWCET_OK);
+  CHECK(cycles == info.total_cycles);
+  CHECK(gpuwcet_block_bound_from_summaries(sections, 1, SIZE_MAX, &b) ==
+        GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_profile_warp(&hw, &code, SIZE_MAX, 4, arena, sizeof arena, NULL, 0, sections, 1,
+                             &info) == GPUWCET_INVALID_ARGUMENT);
+  info.section_count = 777;
+  info.total_cycles = 777;
+  CHECK(gpuwcet_profile_warp(&hw, &code, 1, 4, arena, 8, NULL, 0, sections, 1, &info) ==
+        GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(info.section_count == 777 && info.total_cycles == 777);
+}
+
 int main(void) {
   test_register_count_limit();
+  test_size_max_capacities();
   test_sizing_call();
   test_inconsistent_summaries();
   printf("%d passed, %d failed\n", g_passed, g_failed);

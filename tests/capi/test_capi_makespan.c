@@ -35,6 +35,9 @@ static void test_transform_figure1(void) {
   CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, sizeof out, &written) == GPUWCET_OK);
   CHECK(written == 3 && strcmp(out, "LLC") == 0);
   CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, 3, &written) == GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, 0, &written) == GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, SIZE_MAX, &written) == GPUWCET_OK);
+  CHECK(written == 3 && strcmp(out, "LLC") == 0);
   CHECK(gpuwcet_sigma(&sm, 'L', &num, &den) == GPUWCET_OK);
   CHECK(num == 1 && den == 2);
   CHECK(gpuwcet_sigma(&sm, 'S', &num, &den) == GPUWCET_UNDESCRIBED_CLASS);
@@ -81,6 +84,21 @@ static void test_order_aware(void) {
         GPUWCET_ZERO_WARPS);
   CHECK(gpuwcet_makespan_order_aware(&sm, "LLCLL", 5, 600, scratch, sizeof scratch, NULL) ==
         GPUWCET_INVALID_ARGUMENT);
+  /* SIZE_MAX: "large enough" (the call uses 5 bytes). */
+  CHECK(gpuwcet_makespan_order_aware(&sm, "LLCLL", 5, 600, scratch, SIZE_MAX, &r) == GPUWCET_OK);
+  CHECK(r.makespan == 2401);
+}
+
+/* W = 2^63 with sigma_C = 2 (64 C units for 32 threads): CC's trivial lower
+ * bound ceil(W * 2 / 2) = 2^63 fits although W * 2 does not; the call
+ * returns its bounds, not GPUWCET_OVERFLOW. */
+static void test_huge_warp_count(void) {
+  gpuwcet_sm_desc sm = fermi_like(32, 64);
+  gpuwcet_makespan_result r;
+  const uint64_t w = (uint64_t)1 << 63;
+  CHECK(gpuwcet_makespan_result_init(&r) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_pessimistic(&sm, "CC", 2, w, &r) == GPUWCET_OK);
+  CHECK(r.lower_bound == w && r.upper_bound >= r.lower_bound && r.safe == 1);
 }
 
 static void test_bad_input(void) {
@@ -123,6 +141,7 @@ int main(void) {
   test_transform_figure1();
   test_pessimistic();
   test_order_aware();
+  test_huge_warp_count();
   test_bad_input();
   printf("capi: %d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;

@@ -143,6 +143,35 @@ static void test_approx(void) {
         GPUWCET_INVALID_ARGUMENT);
 }
 
+/* SIZE_MAX for an arena or a schedule buffer: "large enough" (gsl::span
+ * would terminate on it; the wrappers never pass it on). */
+static void test_size_max_buffers(void) {
+  gpuwcet_sm_desc sm = sm_with(32, 32);
+  size_t bytes = 0, entries = 0;
+  uint64_t y = 0;
+  gpuwcet_makespan_result r;
+  CHECK(gpuwcet_makespan_result_init(&r) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_search_arena_bytes(&sm, "LLC", 3, 4, NULL, &bytes) == GPUWCET_OK);
+  CHECK(gpuwcet_makespan_schedule_entries(&sm, "LLC", 3, 4, &entries) == GPUWCET_OK);
+  {
+    void* arena = malloc(bytes);
+    uint32_t* sched = calloc(entries, sizeof *sched);
+    CHECK(gpuwcet_makespan_search(&sm, "LLC", 3, 4, NULL, arena, SIZE_MAX, &r, sched, SIZE_MAX,
+                                  NULL) == GPUWCET_OK);
+    CHECK(r.makespan == 9);
+    free(sched);
+    free(arena);
+  }
+  CHECK(gpuwcet_makespan_approx_arena_bytes(&sm, "LCL", 3, 4, 2, NULL, &bytes) == GPUWCET_OK);
+  {
+    void* arena = malloc(bytes);
+    CHECK(gpuwcet_makespan_approx(&sm, "LCL", 3, 4, 2, NULL, arena, SIZE_MAX, &r, &y) ==
+          GPUWCET_OK);
+    CHECK(r.makespan == 8 && y == 2);
+    free(arena);
+  }
+}
+
 static void test_bad_input(void) {
   gpuwcet_sm_desc sm = sm_with(32, 32);
   size_t bytes = 0;
@@ -152,6 +181,8 @@ static void test_bad_input(void) {
   CHECK(gpuwcet_makespan_result_init(&r) == GPUWCET_OK);
   CHECK(gpuwcet_makespan_search_arena_bytes(&sm, "LC", 2, 0, NULL, &bytes) == GPUWCET_ZERO_WARPS);
   CHECK(gpuwcet_makespan_search_arena_bytes(&sm, "LC", 2, 70000, NULL, &bytes) ==
+        GPUWCET_KERNEL_TOO_LONG);
+  CHECK(gpuwcet_makespan_schedule_entries(&sm, "LC", 2, 70000, &bytes) ==
         GPUWCET_KERNEL_TOO_LONG);
   CHECK(gpuwcet_makespan_search_arena_bytes(&sm, "LC", 2, 4, NULL, NULL) ==
         GPUWCET_INVALID_ARGUMENT);
@@ -176,6 +207,7 @@ int main(void) {
   test_budget_and_progress();
   test_schedule_within_budget();
   test_approx();
+  test_size_max_buffers();
   test_bad_input();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;

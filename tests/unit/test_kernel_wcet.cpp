@@ -86,6 +86,47 @@ TEST(KernelWcet, RejectsBadInput) {
   EXPECT_EQ(gpuwcet::kernel_wcet(g, b, 1, w), Status::overflow);
 }
 
+// ceil(cycles * 10^6 / kHz) nanoseconds, computed without the product, so
+// that a bound whose nanoseconds fit is never an overflow: 2^50 cycles at
+// 1 GHz (10^6 kHz) are 2^50 ns, while 2^50 * 10^6 passes 64 bits. Rounded
+// up: one cycle at 3 kHz is 333,333.3 ns.
+TEST(KernelWcet, NanosecondsRoundUpAndFitWhereverTheirValueDoes) {
+  KernelWcet w;
+  GpuDescription g = small_gpu();
+  BlockTiming b = small_block();
+  b.alone_bound = (std::uint64_t{1} << 50) - g.dispatch_delay;  // one block: d + B_1
+  g.clock_khz = 1000000;
+  ASSERT_EQ(gpuwcet::kernel_wcet(g, b, 1, w), Status::ok);
+  EXPECT_EQ(w.cycles, std::uint64_t{1} << 50);
+  EXPECT_EQ(w.nanoseconds, std::uint64_t{1} << 50);
+  b.alone_bound = 1;
+  g.dispatch_delay = 0;
+  g.clock_khz = 3;
+  ASSERT_EQ(gpuwcet::kernel_wcet(g, b, 1, w), Status::ok);
+  EXPECT_EQ(w.cycles, 1u);
+  EXPECT_EQ(w.nanoseconds, 333334u);
+}
+
+// Without a register limit, a register demand beyond 64 bits is no
+// overflow: nothing limits by it.
+TEST(KernelWcet, RegistersCountOnlyAgainstALimit) {
+  std::uint32_t k = 0;
+  GpuDescription g = small_gpu();
+  BlockTiming b = small_block();
+  // Two warps of 2^32 - 2 threads with 2^32 - 1 registers each: the
+  // block's registers pass 2^64.
+  g.warp_size = 0xFFFFFFFEu;
+  b.block_threads = 0xFFFFFFFFu;
+  b.registers_per_thread = 0xFFFFFFFFu;
+  g.max_threads_per_sm = 0xFFFFFFFFu;
+  g.max_warps_per_sm = 0;
+  g.registers_per_sm = 0;
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 1u);
+  g.registers_per_sm = 0xFFFFFFFFu;  // now it limits, and nothing fits
+  EXPECT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::launch_does_not_fit);
+}
+
 // Hand computation, docs/kernel-wcet.md "Worked example": k = 2, P = 4,
 // d = 3, B_1 = 25, E = 20.
 TEST(KernelWcet, HandComputation) {
