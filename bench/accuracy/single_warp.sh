@@ -30,6 +30,7 @@ while [ $# -gt 0 ]; do
 done
 command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
 gpuwcet=${1:-$root/build/host/tools/gpuwcet}
+[ -x "$gpuwcet" ] || { echo "no gpuwcet at $gpuwcet: build it, or give its path" >&2; exit 1; }
 data=$root/../shared/data/gpgpusim-ptx-traces
 [ -d "$data" ] || { echo "no $data" >&2; exit 1; }
 # Every trace of the data set comes from a run that launched one block of 32

@@ -7,7 +7,8 @@
 // PTX) and maps its opcodes to the preset's functional units; everything
 // after that is the core API a target would run: profile each warp alone
 // (Algorithm 1, caller-provided memory), keep its per-section summaries, and
-// bound the block from them.
+// bound the block from them; a block of one warp has one schedule, and its
+// bound is the warp's time alone.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
     std::vector<std::byte> arena(gpuwcet::profile_arena_bytes(trace.register_count));
     std::vector<gpuwcet::SectionSummary> summaries;  // warp-major
     std::size_t sections = 0;
+    std::uint64_t one_warp_bound = 0;
     for (const gpuwcet::tools::WarpTrace& warp : block.warps) {
       std::vector<gpuwcet::SectionSummary> mine(warp.code.size() + 1);
       gpuwcet::ProfileResult result;
@@ -54,18 +56,28 @@ int main(int argc, char** argv) {
         return 1;
       }
       sections = result.section_count;
+      // Its time alone on this machine, whose barriers may let it pass with
+      // results pending (profile_warp's sections start drained).
+      std::uint64_t alone = 0;
+      if (gpuwcet::warp_alone_cycles(hw.hw, warp.code, trace.register_count, arena, hw.barriers_drain,
+                                     alone) != gpuwcet::Status::ok) {
+        return 1;  // profile_warp accepted the same input
+      }
       std::printf("warp %u: %llu cycles alone, %zu instructions\n", warp.warp_id,
-                  static_cast<unsigned long long>(result.total_cycles), result.instructions);
+                  static_cast<unsigned long long>(alone), result.instructions);
+      if (block.warps.size() == 1) one_warp_bound = alone;
       summaries.insert(summaries.end(), mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(sections));
     }
 
-    // 3. The block bound: a cheap query over the summaries.
+    // 3. The block bound: a cheap query over the summaries (for one warp,
+    //    its time alone: docs/multiphase.md, "Barriers that do not drain").
     gpuwcet::BlockBound bound;
     const gpuwcet::Status st = gpuwcet::block_bound(summaries, block.warps.size(), sections, bound);
     if (st != gpuwcet::Status::ok) {
       std::fprintf(stderr, "block bound: %s\n", gpuwcet::status_message(st));
       return 1;
     }
+    if (block.warps.size() == 1) bound.safe_upper_bound = bound.general_upper_bound = one_warp_bound;
     std::printf("%s, %s, memory latency %u\n", block.label.c_str(), hw.source.c_str(), memory_latency);
     std::printf("block bound %llu cycles (safe for every work-conserving scheduler)\n",
                 static_cast<unsigned long long>(bound.safe_upper_bound));

@@ -413,7 +413,9 @@ IlpResult solve(gsl::span<const std::uint8_t> instr, gsl::span<const std::uint64
   // Never above the safe bound, even with a longer caller-given horizon.
   result.upper_bound = std::min(lay.horizon, safe);
 
-  const auto limit = std::chrono::duration<double>(options.time_limit_seconds);
+  // Beyond 10^9 s (31 years) the clock's 64-bit count of nanoseconds would
+  // overflow in the cast below: such a limit is no limit.
+  const auto limit = std::chrono::duration<double>(std::min(options.time_limit_seconds, 1e9));
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(limit);
   Problem problem;
   glp_prob* lp = problem.get();

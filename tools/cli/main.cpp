@@ -47,5 +47,13 @@ int main(int argc, char** argv) {
     std::cerr << "gpuwcet: error: " << e.what() << '\n';
     return 2;
   }
+  // Output that could not be written (a full disk, a closed pipe) fails the
+  // run, as a file that cannot be written does: a script must not read an
+  // empty result as success.
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "gpuwcet: error: cannot write the output to standard output\n";
+    return 2;
+  }
   return exit_code;
 }

@@ -1,4 +1,5 @@
 // gpuwcet makespan: bounds on the makespan of W warps on one SM.
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -23,8 +24,8 @@ struct MakespanOptions {
   std::string warp_size;
   std::string units;
   std::string method = "pessimistic";
-  std::uint64_t budget_nodes = 0;
-  std::uint64_t approx_x = 0;
+  std::string budget_nodes;  // parsed by us, like warps
+  std::string approx_x;
   double time_limit = 60;
   std::string ilp_formulation = "symmetric";
   bool schedule = false;
@@ -78,11 +79,16 @@ int run(const MakespanOptions& o) {
       throw ToolError(fmt::format("unknown ILP formulation '{}' (expected symmetric or paper)",
                                   o.ilp_formulation));
     }
-    if (!(o.time_limit > 0)) throw ToolError("--time-limit must be a positive number of seconds");
+    if (!(o.time_limit > 0) || !std::isfinite(o.time_limit)) {
+      throw ToolError("--time-limit must be a positive, finite number of seconds");
+    }
     SearchSettings search;
-    search.budget_nodes = o.budget_nodes;
+    if (!o.budget_nodes.empty()) search.budget_nodes = parse_unsigned(o.budget_nodes, "--budget-nodes");
     search.progress = !o.quiet;  // progress goes to stderr, so JSON on stdout stays clean
-    search.approx_x = o.approx_x;
+    if (!o.approx_x.empty()) {
+      search.approx_x = parse_unsigned(o.approx_x, "--approx-x");
+      if (search.approx_x == 0) throw ToolError("--approx-x must be at least 1");
+    }
     search.time_limit_seconds = o.time_limit;
     search.ilp_paper_formulation = o.ilp_formulation == "paper";
     const MakespanReport report = compute_makespan(problem, v, method, search);
@@ -130,8 +136,7 @@ void add_makespan_command(CLI::App& app, int& exit_code) {
                   "  ceil(W/y)*T(y), reported as NOT safe;\n"
                   "paper: the paper's Eqs. (5)-(7), reported as NOT safe");
   cmd->add_option("--approx-x", opts->approx_x,
-                  "largest group size y of --method approx (default min(W, 8))")
-      ->check(CLI::PositiveNumber);
+                  "largest group size y of --method approx, at least 1 (default min(W, 8))");
   cmd->add_option("--time-limit", opts->time_limit,
                   "seconds GLPK may take (--method ilp, and the fallback of exact); default 60");
   cmd->add_option("--ilp-formulation", opts->ilp_formulation,
