@@ -122,6 +122,7 @@ TEST(ReadersData, GpgpusimConfigsEqualTheOrinPreset) {
     const HardwareConfig file = load_hardware_file(p.string(), 100);
     const HardwareConfig preset = hardware_preset("orin-sm", 100);
     gpuwcet::testing::expect_same_hardware(file, preset, true);
+    EXPECT_TRUE(file.notes.empty()) << file.notes.front();
     // Perfect memory: global accesses take the perfect-memory latency
     // (hardware_presets.hpp); shared memory the file's 29 (the unit
     // comparison above).

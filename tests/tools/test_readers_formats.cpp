@@ -296,6 +296,23 @@ TEST(ReadersFormat, ByteOrderMarkIsSkipped) {
   EXPECT_EQ(marked.hw.units[unit(marked, "int_add")].latency, 9u);
 }
 
+// A configuration issuing more than one instruction per cycle, or with more
+// than one unit of a kind, is read with a note naming the line; the data
+// set's (every count 1) gives none.
+TEST(ReadersHardware, GpgpusimIssueWidthsBeyondOneAreNoted) {
+  const std::string config =
+      "-ptx_opcode_latency_int 4,4,4,4,21\n"
+      "-gpgpu_num_sched_per_core 1 # as in the data set\n"
+      "-gpgpu_num_sp_units 4\n"
+      "-gpgpu_num_sfu_units 1\n";
+  const HardwareConfig c = parse_hardware_text("gpgpusim.config", config, {});
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes[0].find("line 3: -gpgpu_num_sp_units 4"), std::string::npos) << c.notes[0];
+  EXPECT_TRUE(parse_hardware_text("gpgpusim.config", "-ptx_opcode_latency_int 4,4,4,4,21\n"
+                                  "-gpgpu_num_sched_per_core 1\n", {})
+                  .notes.empty());
+}
+
 TEST(ReadersClassification, BarriersThatDoNotWait) {
   const HardwareConfig c = orin();
   const TraceFile p = read_trace_text(

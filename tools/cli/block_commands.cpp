@@ -95,9 +95,22 @@ Inputs load_inputs(const BlockOptions& o) {
     // carry costs: neither needs the launch shape.
     fmt::print(stderr, "note: --block-dim is for GPGPU-Sim PTX traces; {} does not use it\n", o.trace);
   }
+  for (const std::string& note : in.config.notes) fmt::print(stderr, "note: {}: {}\n", in.config.source, note);
   for (const std::string& note : in.trace.notes) fmt::print(stderr, "note: {}: {}\n", o.trace, note);
   return in;
 }
+
+namespace {
+
+// The hardware description's notes, then the trace's, each with its file.
+std::vector<std::string> all_notes(const Inputs& in) {
+  std::vector<std::string> out;
+  for (const std::string& n : in.config.notes) out.push_back(in.config.source + ": " + n);
+  out.insert(out.end(), in.trace.notes.begin(), in.trace.notes.end());
+  return out;
+}
+
+}  // namespace
 
 nlohmann::json inputs_json(const Inputs& in) {
   return {{"trace", in.trace.path},
@@ -106,7 +119,7 @@ nlohmann::json inputs_json(const Inputs& in) {
           {"memory_latency", in.config.memory_latency},
           {"block_dim", in.block_dim},
           {"ptx_file", in.ptx.empty() ? nlohmann::json() : nlohmann::json(in.ptx)},
-          {"notes", in.trace.notes},
+          {"notes", all_notes(in)},
           {"blocks_in_trace", in.trace.blocks.size()}};
 }
 

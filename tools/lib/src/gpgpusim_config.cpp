@@ -63,6 +63,15 @@ constexpr std::array<ScalarOption, 8> kScalars{{
     {"-gpgpu_operand_collector_num_units_mem", kMaxCollectorUnits, "a count"},
 }};
 
+// Options of how many instructions the SM issues and serves per cycle. The
+// block model issues one per cycle for the SM into one unit of each kind
+// (docs/multiphase.md, "Machine model"), as every configuration of the data
+// set does; a file that says otherwise is read, with a note.
+constexpr std::array<const char*, 6> kIssueWidthOptions{{
+    "-gpgpu_num_sched_per_core", "-gpgpu_num_sp_units", "-gpgpu_num_sfu_units",
+    "-gpgpu_num_dp_units", "-gpgpu_num_int_units", "-gpgpu_num_tensor_core_units",
+}};
+
 std::vector<std::uint64_t> parse_list(const std::string& name, std::size_t line,
                                       std::string_view option, std::string_view value,
                                       std::size_t count) {
@@ -103,6 +112,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     initiation[i] = kAmpereUnits[i].initiation;
   }
   std::map<std::string, std::uint64_t> scalars;
+  std::vector<std::string> notes;
   bool known_read = false;  // a file that sets none of the options describes nothing
 
   LineCursor lines(content);
@@ -145,8 +155,16 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
       scalars[std::string(option)] = *v;
       known_read = true;
     }
-    // Every other option (caches, DRAM timing, scheduler, ...) is not part of
-    // the block model.
+    for (const char* o : kIssueWidthOptions) {
+      if (option == o && value != "1") {
+        notes.push_back(fmt::format(
+            "line {}: {} {}: the block model issues one instruction per cycle into one unit of "
+            "each kind (the data set's 1); its bounds are not shown safe for this machine",
+            lines.line_number(), option, value));
+      }
+    }
+    // Every other option (caches, DRAM timing, ...) is not part of the
+    // block model.
   }
 
   // Any text with a "-name value" line reads as a configuration; one that
@@ -182,6 +200,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
 
   HardwareConfig c;
   c.source = name;
+  c.notes = std::move(notes);
   c.memory_latency = memory_latency ? *memory_latency : static_cast<std::uint32_t>(mem);
   c.cycles_per_8_transactions = kGpgpuSimCyclesPer8Transactions;
   c.barriers_drain = false;  // bar.sync releases at the last arrival, results pending

@@ -52,6 +52,9 @@ struct HardwareConfig {
   // this decides a one-warp block's exact time (warp_alone_cycles) and the
   // simulator's machine.
   bool barriers_drain = true;
+  // What the reader took differently from what the file says, or could not
+  // model (a line each; the CLI prints them as notes).
+  std::vector<std::string> notes;
 };
 
 // Built-in presets ("rtx3070", "orin-sm"; hardware_presets.hpp) with the
