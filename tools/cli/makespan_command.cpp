@@ -28,6 +28,8 @@ struct MakespanOptions {
   std::string approx_x;
   double time_limit = 60;
   std::string ilp_formulation = "symmetric";
+  bool time_limit_given = false;  // so that an ignored one can be said to be
+  bool ilp_formulation_given = false;
   bool schedule = false;
   bool quiet = false;
   bool json = false;
@@ -78,6 +80,19 @@ int run(const MakespanOptions& o) {
     if (o.ilp_formulation != "symmetric" && o.ilp_formulation != "paper") {
       throw ToolError(fmt::format("unknown ILP formulation '{}' (expected symmetric or paper)",
                                   o.ilp_formulation));
+    }
+    // Options the method does not use are said to be ignored, not dropped
+    // silently.
+    const auto ignored = [&](const char* option, const char* used_by) {
+      fmt::print(stderr, "note: {} is for {}; --method {} ignores it\n", option, used_by, o.method);
+    };
+    const bool searches = method == MakespanMethod::exact || method == MakespanMethod::approx;
+    const bool solves_ilp = method == MakespanMethod::exact || method == MakespanMethod::ilp;
+    if (!o.approx_x.empty() && method != MakespanMethod::approx) ignored("--approx-x", "--method approx");
+    if (!o.budget_nodes.empty() && !searches) ignored("--budget-nodes", "--method exact and approx");
+    if (o.time_limit_given && !solves_ilp) ignored("--time-limit", "--method ilp and exact");
+    if (o.ilp_formulation_given && method != MakespanMethod::ilp) {
+      ignored("--ilp-formulation", "--method ilp");
     }
     if (!(o.time_limit > 0) || !std::isfinite(o.time_limit)) {
       throw ToolError("--time-limit must be a positive, finite number of seconds");
@@ -137,10 +152,12 @@ void add_makespan_command(CLI::App& app, int& exit_code) {
                   "paper: the paper's Eqs. (5)-(7), reported as NOT safe");
   cmd->add_option("--approx-x", opts->approx_x,
                   "largest group size y of --method approx, at least 1 (default min(W, 8))");
-  cmd->add_option("--time-limit", opts->time_limit,
-                  "seconds GLPK may take (--method ilp, and the fallback of exact); default 60");
-  cmd->add_option("--ilp-formulation", opts->ilp_formulation,
-                  "symmetric (counts of warps, default) or paper (the paper's Fig. 3 binaries)");
+  CLI::Option* time_limit = cmd->add_option(
+      "--time-limit", opts->time_limit,
+      "seconds GLPK may take (--method ilp, and the fallback of exact); default 60");
+  CLI::Option* formulation = cmd->add_option(
+      "--ilp-formulation", opts->ilp_formulation,
+      "symmetric (counts of warps, default) or paper (the paper's Fig. 3 binaries)");
   cmd->add_option("--budget-nodes", opts->budget_nodes,
                   "node budget of the exact search (0 = none); when it runs out the\n"
                   "answer is the safe upper bound and exact is false");
@@ -149,7 +166,11 @@ void add_makespan_command(CLI::App& app, int& exit_code) {
                 "Fig. 2, or 'schedule' in JSON); methods exact and ilp");
   cmd->add_flag("-q,--quiet", opts->quiet, "no progress lines on stderr");
   cmd->add_flag("--json", opts->json, "print one JSON object instead of text");
-  cmd->callback([opts, &exit_code]() { exit_code = run(*opts); });
+  cmd->callback([opts, time_limit, formulation, &exit_code]() {
+    opts->time_limit_given = time_limit->count() > 0;
+    opts->ilp_formulation_given = formulation->count() > 0;
+    exit_code = run(*opts);
+  });
 }
 
 }  // namespace gpuwcet::cli

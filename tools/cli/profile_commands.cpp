@@ -89,9 +89,15 @@ void add_profile_commands(CLI::App& app, int& exit_code) {
   compile->add_option("-o,--output", c->output, "output file (.gwp, or .c with --emit-c)")
       ->required();
   compile->add_flag("--emit-c", c->emit_c, "write a C source file with a const array");
-  compile->add_option("--symbol", c->symbol,
-                      "name of the array with --emit-c, a C identifier (default gpuwcet_profile)");
-  compile->callback([c, &exit_code]() { exit_code = run_compile(*c); });
+  CLI::Option* symbol = compile->add_option(
+      "--symbol", c->symbol, "name of the array with --emit-c, a C identifier (default gpuwcet_profile)");
+  compile->callback([c, symbol, &exit_code]() {
+    // Said to be ignored, not dropped silently.
+    if (symbol->count() > 0 && !c->emit_c) {
+      std::cerr << "note: --symbol is for --emit-c; the .gwp output ignores it\n";
+    }
+    exit_code = run_compile(*c);
+  });
 
   auto i = std::make_shared<InspectOptions>();
   CLI::App* inspect = app.add_subcommand(

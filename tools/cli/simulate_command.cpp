@@ -90,7 +90,8 @@ ScheduleSearch run_search(const Inputs& in, const std::vector<std::vector<Instru
 CommandOutput run_simulate(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
   CommandOutput out;
-  const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
+  const std::size_t block_index = chosen_block(in, o.block);
+  const BlockTrace& block = in.trace.blocks[block_index];
   std::vector<std::vector<Instruction>> warps;
   for (const WarpTrace& w : block.warps) warps.push_back(w.code);
 
@@ -131,6 +132,10 @@ CommandOutput run_simulate(const BlockOptions& o) {
   }
   nlohmann::json j = inputs_json(in);
   j["block"] = block.label;
+  j["block_index"] = block_index;
+  // The cycles the traced run took, as block-wcet reports them (GPGPU-Sim
+  // PTX traces).
+  if (in.trace.observed_cycles) j["observed_cycles"] = *in.trace.observed_cycles;
   j["collector_pick"] = o.collector_pick;
   j["runs"] = nlohmann::json::array();
   std::uint64_t worst = 0;
