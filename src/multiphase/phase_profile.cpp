@@ -361,6 +361,9 @@ template <bool collectors>
     if (ins.kind == OpKind::exit) break;  // exit_issues: it ends the warp once drained
   }
   if (queues != nullptr) drain = queues->drain_all(resource_free, ready, pending_tag, drain);
+  // Issues are checked against the limit as they come; the drain after the
+  // last one (results, holds, barriers passed without an issue) is too.
+  if (drain >= kCycleLimit) return Status::overflow;
   close_section();
 
   result.total_cycles = drain;
