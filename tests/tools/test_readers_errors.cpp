@@ -36,6 +36,16 @@ const std::string kTb = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n";
 
 TEST(ReadersErrors, AccelSim) {
   const auto a = TraceFormat::accelsim;
+  // The header's launch shape: well formed, and the blocks and warps within it.
+  trace_error("-block dim = (0,1,1)\n" + kTb, a, "t.in:1: ", "'-block dim' must be (x,y,z)");
+  trace_error("-block dim = (1024,2,1)\n" + kTb, a, "t.in:1: ", "at most 1024 threads");
+  trace_error("-block dim = (4294967295,4294967295,4294967295)\n" + kTb, a, "t.in:1: ",
+              "at most 1024 threads");
+  trace_error("-grid dim = (2,1)\n" + kTb, a, "t.in:1: ", "'-grid dim' must be (x,y,z)");
+  trace_error("-grid dim = (1,1,1)\n#BEGIN_TB\nthread block = 0,1,0\n", a, "t.in:3: ",
+              "thread block 0,1,0 lies outside the grid (1,1,1)");
+  trace_error("-block dim = (64,1,1)\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 2\n", a, "t.in:4: ",
+              "warp 2 does not exist in a block of 64 threads (2 warps of 32");
   // Named at the count that the lines do not match.
   trace_error(kTb + "insts = 2\n0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n", a, "t.in:4: ",
               "declares insts = 2 but has 1");

@@ -5,10 +5,12 @@
 //   [addr_mode addresses...] [immediate]
 // One kernel per file: a header after the blocks is an error. Format and
 // register handling: docs/trace-formats.md.
+#include <array>
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -82,6 +84,9 @@ std::uint64_t extra_result_registers(std::string_view opcode) {
   return 0;
 }
 
+// CUDA's limit on the threads of a block.
+constexpr std::uint64_t kMaxBlockThreads = 1024;
+
 class Reader {
  public:
   Reader(const std::string& name, const HardwareConfig& config)
@@ -141,6 +146,23 @@ class Reader {
     }
     const auto [key, value] = key_value(line.substr(1));
     if (key == "kernel name") out_.kernel = std::string(value);
+    // The launch shape: not needed for the bounds (every lane's address is
+    // traced), but it says which blocks and warps can exist.
+    if (key == "grid dim" || key == "block dim") {
+      const auto d = extents(value);
+      bool too_many = false;
+      if (d && key == "block dim") {
+        // Each extent at most 1024 first, so that the product cannot wrap.
+        too_many = (*d)[0] > kMaxBlockThreads || (*d)[1] > kMaxBlockThreads ||
+                   (*d)[2] > kMaxBlockThreads || (*d)[0] * (*d)[1] * (*d)[2] > kMaxBlockThreads;
+      }
+      if (!d || too_many) {
+        fail_at(name_, line_,
+                fmt::format("'-{}' must be (x,y,z) with extents of at least 1{}, got '{}'", key,
+                            key == "block dim" ? " and at most 1024 threads" : "", value));
+      }
+      (key == "grid dim" ? grid_ : block_) = *d;
+    }
     if (key == "enable lineinfo") {
       const auto v = parse_uint(value, 1);
       if (!v) fail_at(name_, line_, fmt::format("'-enable lineinfo' must be 0 or 1, got '{}'", value));
@@ -165,6 +187,22 @@ class Reader {
     // Any other '#' line is a comment ("#traces format = ...").
   }
 
+  // "(x,y,z)" with extents from 1 to 2^32 - 1; nullopt otherwise.
+  static std::optional<std::array<std::uint64_t, 3>> extents(std::string_view v) {
+    if (v.size() < 2 || v.front() != '(' || v.back() != ')') return std::nullopt;
+    v = v.substr(1, v.size() - 2);
+    std::array<std::uint64_t, 3> out{};
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::size_t comma = v.find(',');
+      if ((comma == std::string_view::npos) != (k == 2)) return std::nullopt;
+      const auto n = parse_uint(trim(v.substr(0, comma)), 0xFFFFFFFFu);
+      if (!n || *n == 0) return std::nullopt;
+      out[k] = *n;
+      if (comma != std::string_view::npos) v = v.substr(comma + 1);
+    }
+    return out;
+  }
+
   void thread_block(std::string_view line) {
     const auto [key, value] = key_value(line);
     if (key != "thread block" || value.empty()) {
@@ -176,6 +214,20 @@ class Reader {
                                         line));
     }
     if (named_) fail_at(name_, line_, "a second 'thread block' line in this #BEGIN_TB section");
+    if (grid_) {
+      // Each coordinate within the grid the header declared.
+      std::string_view rest = value;
+      for (std::size_t k = 0; k < 3 && !rest.empty(); ++k) {
+        const std::size_t comma = rest.find(',');
+        const auto c = parse_uint(trim(rest.substr(0, comma)), 0xFFFFFFFFu);
+        if (c && *c >= (*grid_)[k]) {
+          fail_at(name_, line_,
+                  fmt::format("thread block {} lies outside the grid ({},{},{}) of the header", *coords,
+                              (*grid_)[0], (*grid_)[1], (*grid_)[2]));
+        }
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      }
+    }
     named_ = true;
     // Blocks are picked by their coordinates (--block 0,1,0): two sections
     // with the same ones would make that ambiguous, and a kernel launch runs
@@ -192,6 +244,17 @@ class Reader {
     const auto [key, value] = key_value(line);
     const auto n = parse_uint(value, 0xFFFFFFFFu);
     if (key != "warp" || !n) fail_at(name_, line_, fmt::format("expected 'warp = n', got '{}'", line));
+    if (block_) {
+      // Warps of 32 threads (SASS traces), the last one possibly partial.
+      const std::uint64_t threads = (*block_)[0] * (*block_)[1] * (*block_)[2];
+      const std::uint64_t warps = (threads + 31) / 32;
+      if (*n >= warps) {
+        fail_at(name_, line_,
+                fmt::format("warp {} does not exist in a block of {} threads ({} warps of 32, from "
+                            "the header's block dim)",
+                            *n, threads, warps));
+      }
+    }
     end_warp();
     if (!warp_ids_.insert(*n).second) {
       fail_at(name_, line_, fmt::format("warp {} appears twice in this thread block", *n));
@@ -381,6 +444,7 @@ class Reader {
   std::set<std::uint64_t> warp_ids_;
   std::map<std::string, std::size_t> block_lines_;  // coordinates -> line of their 'thread block'
   bool named_ = false;                               // this section had its 'thread block' line
+  std::optional<std::array<std::uint64_t, 3>> grid_, block_;  // the header's launch shape
   std::uint64_t last_pc_ = 0;  // of the warp being read
 };
 
