@@ -210,9 +210,9 @@ gpuwcet_status gpuwcet_profile_warp(const gpuwcet_hardware_desc* hw,
       core, core_code(instructions, count), register_count, caller_arena(arena, arena_bytes),
       caller_span(reinterpret_cast<gpuwcet::Phase*>(phases), phase_capacity),
       caller_span(reinterpret_cast<gpuwcet::SectionSummary*>(sections), section_capacity), result);
-  // The counts are known unless the arena was too small to profile with.
-  const bool arena_ok = arena_bytes >= gpuwcet::profile_arena_bytes(register_count);
-  if (st == Status::ok || (st == Status::buffer_too_small && arena_ok)) {
+  // The counts are known unless the arena was too small to profile with:
+  // every run that profiled closes at least one section.
+  if (st == Status::ok || (st == Status::buffer_too_small && result.section_count != 0)) {
     info->total_cycles = result.total_cycles;
     info->phase_count = result.phase_count;
     info->section_count = result.section_count;

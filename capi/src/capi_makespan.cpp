@@ -81,7 +81,13 @@ gpuwcet_status gpuwcet_transform_kernel(const gpuwcet_sm_desc* sm, const char* k
   gpuwcet::SmDescription core;
   Status st = gpuwcet::capi::from_c(sm, core);
   if (st != Status::ok) return to_c(st);
-  if (capacity == 0) return GPUWCET_BUFFER_TOO_SMALL;  // not even room for the NUL
+  if (capacity == 0) {
+    // Not even room for the NUL; a kernel that does not transform says so
+    // first, as with any other capacity.
+    gpuwcet::TransformedShape shape;
+    st = gpuwcet::analyze_kernel(core, view, shape, nullptr);
+    return to_c(st != Status::ok ? st : Status::buffer_too_small);
+  }
   size_t n = 0;
   // Keep the last byte for the terminator.
   st = gpuwcet::transform_to_symbols(core, view, gpuwcet::capi::caller_span(out, capacity - 1), n);

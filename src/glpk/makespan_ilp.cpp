@@ -413,8 +413,9 @@ IlpResult solve(gsl::span<const std::uint8_t> instr, gsl::span<const std::uint64
   // Never above the safe bound, even with a longer caller-given horizon.
   result.upper_bound = std::min(lay.horizon, safe);
 
-  // Beyond 10^9 s (31 years) the clock's 64-bit count of nanoseconds would
-  // overflow in the cast below: such a limit is no limit.
+  // The cast below overflows the clock's 64-bit count of nanoseconds from
+  // about 9.2e9 s less the clock's current value; 10^9 s (31 years) stays
+  // clear of that and is no real limit.
   const auto limit = std::chrono::duration<double>(std::min(options.time_limit_seconds, 1e9));
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(limit);
   Problem problem;

@@ -121,11 +121,15 @@ Status makespan_lower_bound(const TransformedShape& shape, std::uint64_t warps,
     // count / c), equal to it, so that a product above 64 bits whose
     // quotient fits (W = 2^63, count 2, capacity 2) is no overflow.
     const std::uint64_t c = shape.capacity[u];
+    if (c == 0) return Status::invalid_argument;  // a shape analyze_kernel did not make
     std::uint64_t whole = 0, rest = 0, need = 0;
-    if (!checked_mul(warps / c, shape.count[u], whole) ||
-        !checked_mul(warps % c, shape.count[u], rest) ||
-        !checked_add(whole, ceil_div(rest, c), need)) {
-      return Status::overflow;
+    if (!checked_mul(warps / c, shape.count[u], whole)) return Status::overflow;
+    // (W mod c) * count can pass 64 bits only when c * count does; its
+    // quotient is below count then, and dropping it leaves a lower bound.
+    if (checked_mul(warps % c, shape.count[u], rest)) {
+      if (!checked_add(whole, ceil_div(rest, c), need)) return Status::overflow;
+    } else {
+      need = whole;
     }
     if (need > best) best = need;
   }

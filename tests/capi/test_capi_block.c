@@ -160,6 +160,13 @@ static void test_size_max_capacities(void) {
   CHECK(gpuwcet_profile_warp(&hw, &code, 1, 4, arena, 8, NULL, 0, sections, 1, &info) ==
         GPUWCET_BUFFER_TOO_SMALL);
   CHECK(info.section_count == 777 && info.total_cycles == 777);
+  /* Without collector units the arena needs only the registers' words, far
+   * less than gpuwcet_profile_arena_bytes: a sizing call with such an arena
+   * still fills info. */
+  CHECK(hw.collector_units == 0);
+  CHECK(gpuwcet_profile_warp(&hw, &code, 1, 4, arena, 4 * 24 + 8, NULL, 0, NULL, 0, &info) ==
+        GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(info.section_count == 1 && info.total_cycles > 0 && info.total_cycles != 777);
 }
 
 int main(void) {

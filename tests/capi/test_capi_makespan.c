@@ -36,6 +36,10 @@ static void test_transform_figure1(void) {
   CHECK(written == 3 && strcmp(out, "LLC") == 0);
   CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, 3, &written) == GPUWCET_BUFFER_TOO_SMALL);
   CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, 0, &written) == GPUWCET_BUFFER_TOO_SMALL);
+  CHECK(gpuwcet_transform_kernel(&sm, "LX", 2, out, 0, &written) == GPUWCET_UNKNOWN_SYMBOL ||
+        gpuwcet_transform_kernel(&sm, "LX", 2, out, 0, &written) == GPUWCET_UNDESCRIBED_CLASS);
+  CHECK(gpuwcet_transform_kernel(&sm, "LX", 2, out, 1, &written) ==
+        gpuwcet_transform_kernel(&sm, "LX", 2, out, 0, &written));
   CHECK(gpuwcet_transform_kernel(&sm, "LC", 2, out, SIZE_MAX, &written) == GPUWCET_OK);
   CHECK(written == 3 && strcmp(out, "LLC") == 0);
   CHECK(gpuwcet_sigma(&sm, 'L', &num, &den) == GPUWCET_OK);

@@ -342,6 +342,30 @@ TEST(BlockSimulator, DeferHoldsLeavesTheHoldsForLast) {
   }
 }
 
+// defer-holds-balanced breaks ties for the warp furthest behind, where
+// defer-holds takes the lowest id. Paper's pipeline, one unit (initiation 1,
+// latency 1); warp 0 issues three independent instructions, warp 1 one.
+// Every instruction blocks nobody, so all tie. Worked by hand:
+// - defer-holds: w0 at 0, 1, 2 (lowest id while it is ready), w1 at 3;
+// - balanced: w0 at 0 (both at position 0: lowest id), w1 at 1 (behind),
+//   w0 at 2 and 3.
+TEST(BlockSimulator, DeferHoldsBalancedTiesGoToTheWarpFurthestBehind) {
+  const HardwareDescription hw = paper_units({{1, 1}});
+  std::vector<Instruction> w0(4), w1(2);
+  w0[3].kind = w1[1].kind = OpKind::exit;
+  const std::vector<std::vector<Instruction>> block{w0, w1};
+  const auto order = [&](SchedulerPolicy p) {
+    BlockSimulationOptions so;
+    so.policy = p;
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> out;
+    for (const IssueEvent& e : simulate_block(hw, block, kRegisters, so).trace) out.emplace_back(e.warp, e.cycle);
+    return out;
+  };
+  using Issues = std::vector<std::pair<std::uint32_t, std::uint64_t>>;
+  EXPECT_EQ(order(SchedulerPolicy::defer_holds), (Issues{{0, 0}, {0, 1}, {0, 2}, {1, 3}}));
+  EXPECT_EQ(order(SchedulerPolicy::defer_holds_balanced), (Issues{{0, 0}, {1, 1}, {0, 2}, {0, 3}}));
+}
+
 // Where the bound's blocking term is all real: warps of independent int_add
 // (initiation 2) keep the int pipe busy every other cycle and nobody else can
 // issue in between, so every schedule takes the safe bound (docs/multiphase.md,

@@ -139,8 +139,9 @@ TEST(CollectorUnits, BlocksNeverExceedTheSafeBound) {
     o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 40);
     c.block = generate_block(c.hw, o, rng);
     const BlockBound b = testing::block_bounds_of(c.hw, c.block, kRegisters);
-    for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
-                              SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
+    for (SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest, SchedulerPolicy::loose_round_robin,
+                              SchedulerPolicy::random, SchedulerPolicy::defer_holds,
+                              SchedulerPolicy::defer_holds_balanced}) {
       for (const bool drain : {true, false}) {
         BlockSimulationOptions so;
         so.policy = p;

@@ -123,6 +123,7 @@ TEST(ReadersData, GpgpusimConfigsEqualTheOrinPreset) {
     const HardwareConfig preset = hardware_preset("orin-sm", 100);
     gpuwcet::testing::expect_same_hardware(file, preset, true);
     EXPECT_TRUE(file.notes.empty()) << file.notes.front();
+    EXPECT_TRUE(file.modelled);
     // Perfect memory: global accesses take the perfect-memory latency
     // (hardware_presets.hpp); shared memory the file's 29 (the unit
     // comparison above).

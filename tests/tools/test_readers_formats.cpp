@@ -296,9 +296,10 @@ TEST(ReadersFormat, ByteOrderMarkIsSkipped) {
   EXPECT_EQ(marked.hw.units[unit(marked, "int_add")].latency, 9u);
 }
 
-// A configuration issuing more than one instruction per cycle, or with more
-// than one unit of a kind, is read with a note naming the line; the data
-// set's (every count 1) gives none.
+// A configuration issuing more than one instruction per cycle, with more
+// than one unit of a kind or wider pipeline stages, is read with a note
+// naming the line and is not the modelled machine; the data set's gives
+// none.
 TEST(ReadersHardware, GpgpusimIssueWidthsBeyondOneAreNoted) {
   const std::string config =
       "-ptx_opcode_latency_int 4,4,4,4,21\n"
@@ -308,9 +309,17 @@ TEST(ReadersHardware, GpgpusimIssueWidthsBeyondOneAreNoted) {
   const HardwareConfig c = parse_hardware_text("gpgpusim.config", config, {});
   ASSERT_EQ(c.notes.size(), 1u);
   EXPECT_NE(c.notes[0].find("line 3: -gpgpu_num_sp_units 4"), std::string::npos) << c.notes[0];
-  EXPECT_TRUE(parse_hardware_text("gpgpusim.config", "-ptx_opcode_latency_int 4,4,4,4,21\n"
-                                  "-gpgpu_num_sched_per_core 1\n", {})
-                  .notes.empty());
+  EXPECT_FALSE(c.modelled);
+  const HardwareConfig wide = parse_hardware_text(
+      "gpgpusim.config", "-ptx_opcode_latency_int 4,4,4,4,21\n-gpgpu_pipeline_widths 2,1,1,1,1,1,1,1,1,1,2,1,1\n", {});
+  ASSERT_EQ(wide.notes.size(), 1u);
+  EXPECT_NE(wide.notes[0].find("line 2: -gpgpu_pipeline_widths"), std::string::npos) << wide.notes[0];
+  EXPECT_FALSE(wide.modelled);
+  const HardwareConfig same = parse_hardware_text(
+      "gpgpusim.config", "-ptx_opcode_latency_int 4,4,4,4,21\n-gpgpu_num_sched_per_core 1\n"
+      "-gpgpu_pipeline_widths 1, 1,1,1,1,1,1,1,1,1,2,1,1\n", {});
+  EXPECT_TRUE(same.notes.empty());
+  EXPECT_TRUE(same.modelled);
 }
 
 TEST(ReadersClassification, BarriersThatDoNotWait) {

@@ -105,6 +105,14 @@ TEST(KernelWcet, NanosecondsRoundUpAndFitWhereverTheirValueDoes) {
   ASSERT_EQ(gpuwcet::kernel_wcet(g, b, 1, w), Status::ok);
   EXPECT_EQ(w.cycles, 1u);
   EXPECT_EQ(w.nanoseconds, 333334u);
+  // A clock above 1.8e13 kHz (the C++ field is 64-bit): (cycles mod kHz) *
+  // 10^6 cannot be formed, and the fraction is bounded by 10^6 ns from
+  // above. 2^45 cycles at 2^50 kHz are 31,250 ns.
+  b.alone_bound = std::uint64_t{1} << 45;
+  g.clock_khz = std::uint64_t{1} << 50;
+  ASSERT_EQ(gpuwcet::kernel_wcet(g, b, 1, w), Status::ok);
+  EXPECT_EQ(w.cycles, std::uint64_t{1} << 45);
+  EXPECT_EQ(w.nanoseconds, 1000000u);
 }
 
 // Without a register limit, a register demand beyond 64 bits is no

@@ -155,6 +155,29 @@ TEST(MakespanBounds, SingleWarpIsExact) {
   EXPECT_EQ(lower, 5u);
 }
 
+// ceil(W * count / capacity) without its product: W = 2^63, count 2,
+// capacity 2 gives 2^63 (the product 2^64 does not fit); where (W mod c) *
+// count cannot be formed (hand-made shape: capacity 2^40, count 2^30, W =
+// 2^39 < capacity) that term, below count, is dropped and the bound stays a
+// lower bound (here I' = 2^30). A capacity of 0 is refused.
+TEST(MakespanBounds, LowerBoundWithoutItsProduct) {
+  TransformedShape shape;
+  shape.class_count = 1;
+  shape.repeat[0] = 1;
+  shape.capacity[0] = 2;
+  shape.count[0] = 2;
+  shape.length = 2;
+  std::uint64_t c = 0;
+  ASSERT_EQ(makespan_lower_bound(shape, std::uint64_t{1} << 63, c), Status::ok);
+  EXPECT_EQ(c, std::uint64_t{1} << 63);
+  shape.capacity[0] = std::uint64_t{1} << 40;
+  shape.count[0] = shape.length = std::uint64_t{1} << 30;
+  ASSERT_EQ(makespan_lower_bound(shape, std::uint64_t{1} << 39, c), Status::ok);
+  EXPECT_EQ(c, std::uint64_t{1} << 30);  // the true value, ceil(2^69 / 2^40) = 2^29, is below I'
+  shape.capacity[0] = 0;
+  EXPECT_EQ(makespan_lower_bound(shape, 4, c), Status::invalid_argument);
+}
+
 TEST(MakespanBounds, BadInput) {
   const Instance in = make("LC", 32, 32);
   std::uint64_t c = 0;

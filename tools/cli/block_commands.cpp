@@ -231,7 +231,8 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
     j["block"] = a.label;
     j["block_index"] = a.block_index;
     j["bound"] = bb.safe_upper_bound;
-    j["safe"] = true;
+    // Shown safe for the modelled machine only (HardwareConfig::modelled).
+    j["safe"] = in.config.modelled;
     j["gub"] = bb.general_upper_bound;
     j["gub_safe"] = false;
     // null where the longest warp bounds nothing from below.
@@ -273,8 +274,10 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
     out.text += fmt::format("block               {} ({} warp{}, {} section{})\n", a.label,
                             a.warps.size(), plural(a.warps.size()), a.section_bounds.size(),
                             plural(a.section_bounds.size()));
-    out.text += fmt::format("block WCET bound    {} cycles  [safe for every work-conserving scheduler]\n",
-                            bb.safe_upper_bound);
+    out.text += fmt::format("block WCET bound    {} cycles  [{}]\n", bb.safe_upper_bound,
+                            in.config.modelled
+                                ? "safe for every work-conserving scheduler"
+                                : "NOT shown safe: the hardware is not the modelled machine, see the notes");
     out.text += fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
                             bb.general_upper_bound);
     if (a.lower_bound_holds) {

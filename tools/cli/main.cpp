@@ -37,7 +37,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version end here with exit code 0; a command line that
     // cannot be read fails like every other error: a message, exit code 2.
-    if (e.get_exit_code() == 0) return app.exit(e);
+    if (e.get_exit_code() == 0) {
+      const int rc = app.exit(e);
+      std::cout.flush();
+      if (!std::cout) {
+        std::cerr << "gpuwcet: error: cannot write the output to standard output\n";
+        return 2;
+      }
+      return rc;
+    }
     std::cerr << "gpuwcet: error: " << e.what() << "\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
     return 2;
   } catch (const std::exception& e) {
@@ -47,9 +55,9 @@ int main(int argc, char** argv) {
     std::cerr << "gpuwcet: error: " << e.what() << '\n';
     return 2;
   }
-  // Output that could not be written (a full disk, a closed pipe) fails the
-  // run, as a file that cannot be written does: a script must not read an
-  // empty result as success.
+  // Output that could not be written (a full disk) fails the run, as a file
+  // that cannot be written does: a script must not read an empty result as
+  // success.
   std::cout.flush();
   if (!std::cout) {
     std::cerr << "gpuwcet: error: cannot write the output to standard output\n";

@@ -72,6 +72,17 @@ constexpr std::array<const char*, 6> kIssueWidthOptions{{
     "-gpgpu_num_dp_units", "-gpgpu_num_int_units", "-gpgpu_num_tensor_core_units",
 }};
 
+// The data set's stage widths (one per stage, two write-back ports).
+constexpr std::string_view kDataSetPipelineWidths = "1,1,1,1,1,1,1,1,1,1,2,1,1";
+
+std::string without_spaces(std::string_view v) {
+  std::string out;
+  for (char ch : v) {
+    if (ch != ' ' && ch != '\t') out += ch;
+  }
+  return out;
+}
+
 std::vector<std::uint64_t> parse_list(const std::string& name, std::size_t line,
                                       std::string_view option, std::string_view value,
                                       std::size_t count) {
@@ -163,6 +174,12 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
             lines.line_number(), option, value));
       }
     }
+    if (option == "-gpgpu_pipeline_widths" && without_spaces(value) != kDataSetPipelineWidths) {
+      notes.push_back(fmt::format(
+          "line {}: -gpgpu_pipeline_widths {}: the block model moves one instruction per cycle "
+          "through each stage (the data set's {}); its bounds are not shown safe for this machine",
+          lines.line_number(), value, kDataSetPipelineWidths));
+    }
     // Every other option (caches, DRAM timing, ...) is not part of the
     // block model.
   }
@@ -200,6 +217,8 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
 
   HardwareConfig c;
   c.source = name;
+  // A machine the model does not describe: its bounds are not claimed safe.
+  c.modelled = notes.empty();
   c.notes = std::move(notes);
   c.memory_latency = memory_latency ? *memory_latency : static_cast<std::uint32_t>(mem);
   c.cycles_per_8_transactions = kGpgpuSimCyclesPer8Transactions;

@@ -71,6 +71,15 @@ std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_
                                 ? hardware_preset(in.preset.empty() ? "orin-sm" : in.preset,
                                                   latency.value_or(200))
                                 : load_hardware_file(file, latency);
+  // A profile is what an admission controller trusts: no bound of a machine
+  // the model does not describe goes into one.
+  if (!hw.modelled) {
+    std::string why;
+    for (const std::string& n : hw.notes) why += "\n  " + n;
+    throw ToolError(fmt::format("{}: not the machine the block model describes, so its bounds are "
+                                "not shown safe:{}",
+                                hw.source, why));
+  }
   TraceReadOptions options;
   if (!in.block_dim.empty()) {
     const auto shape = parse_block_shape(in.block_dim);

@@ -28,8 +28,9 @@ enum class SchedulerPolicy {
   // with a queued unit's counted as none). Issuing the work that blocks
   // nobody first leaves the instructions that hold a pipeline resource for
   // later, when every warp may be waiting for that resource and no issue
-  // hides the hold. Ties: the lowest id (defer_holds) or the warp that has
-  // issued fewest instructions, then the lowest id (defer_holds_balanced,
+  // hides the hold. Ties: the lowest id (defer_holds) or the warp furthest
+  // behind in its code (fewest instructions issued and barriers passed),
+  // then the lowest id (defer_holds_balanced,
   // which keeps the warps abreast so that they reach such stretches
   // together). docs/multiphase.md, "Tightness".
   defer_holds,

@@ -55,6 +55,10 @@ struct HardwareConfig {
   // What the reader took differently from what the file says, or could not
   // model (a line each; the CLI prints them as notes).
   std::vector<std::string> notes;
+  // False when the file describes a machine the block model does not (more
+  // than one issue per cycle, wider stages): the notes say how, and the
+  // tools do not call its bounds safe.
+  bool modelled = true;
 };
 
 // Built-in presets ("rtx3070", "orin-sm"; hardware_presets.hpp) with the
