@@ -52,8 +52,9 @@ struct KernelWcet {
 };
 
 // k: blocks of this size that fit on one SM (min over the limits).
-// Returns invalid_argument (zero threads, zero SMs or warp size),
-// launch_does_not_fit (k = 0), overflow.
+// Returns invalid_argument (zero threads, zero SMs or warp size), or
+// launch_does_not_fit (k = 0, also for a block whose registers pass 64 bits
+// under a register limit).
 [[nodiscard]] Status blocks_per_sm(const GpuDescription& gpu, const BlockTiming& block,
                                    std::uint32_t& k) noexcept;
 

@@ -9,6 +9,17 @@
 #include "commands.hpp"
 #include "gpuwcet.h"
 
+namespace {
+
+bool is_command(CLI::App& app, const std::string& name) {
+  for (const CLI::App* c : app.get_subcommands({})) {
+    if (c->get_name() == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{
       "gpuwcet computes safe worst-case execution time bounds for GPU kernels.\n"
@@ -31,6 +42,15 @@ int main(int argc, char** argv) {
                 << ": give a value\n";
       return 2;
     }
+  }
+  // A first word that names no command: say so, with the commands, rather
+  // than the parser's "a subcommand is required".
+  if (argc > 1 && argv[1][0] != '-' && !is_command(app, argv[1])) {
+    std::string names;
+    for (const CLI::App* c : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + c->get_name();
+    std::cerr << "gpuwcet: error: unknown command '" << argv[1] << "' (commands: " << names
+              << ")\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
+    return 2;
   }
   try {
     app.parse(argc, argv);
