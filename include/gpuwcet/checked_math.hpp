@@ -32,4 +32,22 @@ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept {
   return a / b + (a % b != 0 ? 1 : 0);
 }
 
+// ceil(a * b / c) for c > 0, computed as (a div c) * b + ceil((a mod c) * b
+// / c), equal to it, so that a product above 64 bits whose quotient fits is
+// no overflow. Returns false when the result does not fit. When (a mod c) *
+// b cannot be formed (only if c * b passes 64 bits), `exact` is false and
+// `out` is (a div c) * b, less than b below the result; otherwise `exact`
+// is true.
+[[nodiscard]] inline bool checked_mul_ceil_div(std::uint64_t a, std::uint64_t b, std::uint64_t c,
+                                               std::uint64_t& out, bool& exact) noexcept {
+  std::uint64_t whole = 0, rest = 0;
+  if (!checked_mul(a / c, b, whole)) return false;
+  exact = checked_mul(a % c, b, rest);
+  if (!exact) {
+    out = whole;
+    return true;
+  }
+  return checked_add(whole, ceil_div(rest, c), out);
+}
+
 }  // namespace gpuwcet

@@ -112,18 +112,15 @@ Status kernel_wcet(const GpuDescription& gpu, const BlockTiming& block, std::uin
   }
   if (gpu.clock_khz != 0) {
     // cycles / (kHz * 1000) seconds = ceil(cycles * 10^6 / kHz) nanoseconds,
-    // as (cycles div kHz) * 10^6 + ceil((cycles mod kHz) * 10^6 / kHz): the
-    // product alone passes 64 bits from about 1.8e13 cycles, the
-    // nanoseconds only from about 584 years (for clocks up to 1.8e13 kHz).
-    const std::uint64_t khz = gpu.clock_khz;
-    std::uint64_t whole = 0, rest = 0;
-    if (!checked_mul(r.cycles / khz, 1000000u, whole)) return Status::overflow;
-    // (cycles mod kHz) * 10^6 passes 64 bits only for clocks above about
-    // 1.8e13 kHz; its quotient is below 10^6 then, which bounds it from
-    // above (the safe side for a time bound).
-    const std::uint64_t part = checked_mul(r.cycles % khz, 1000000u, rest) ? ceil_div(rest, khz)
-                                                                          : 1000000u;
-    if (!checked_add(whole, part, r.nanoseconds)) return Status::overflow;
+    // without the product, which passes 64 bits from about 1.8e13 cycles
+    // (the nanoseconds only from about 584 years). Inexact only for clocks
+    // above about 1.8e13 kHz, and then less than 10^6 below: adding 10^6
+    // bounds it from above, the safe side for a time bound.
+    bool exact = true;
+    if (!checked_mul_ceil_div(r.cycles, 1000000u, gpu.clock_khz, r.nanoseconds, exact) ||
+        (!exact && !checked_add(r.nanoseconds, 1000000u, r.nanoseconds))) {
+      return Status::overflow;
+    }
   }
   out = r;
   return Status::ok;

@@ -117,20 +117,14 @@ Status makespan_lower_bound(const TransformedShape& shape, std::uint64_t warps,
   if (warps == 0) return Status::zero_warps;
   std::uint64_t best = shape.length;
   for (std::size_t u = 0; u < shape.class_count; ++u) {
-    // ceil(W * count / capacity) as (W div c) * count + ceil((W mod c) *
-    // count / c), equal to it, so that a product above 64 bits whose
-    // quotient fits (W = 2^63, count 2, capacity 2) is no overflow.
+    // ceil(W * count / capacity) without the product (W = 2^63, count 2,
+    // capacity 2 fits). Where it comes out inexact, below the true value,
+    // it is still a lower bound.
     const std::uint64_t c = shape.capacity[u];
     if (c == 0) return Status::invalid_argument;  // a shape analyze_kernel did not make
-    std::uint64_t whole = 0, rest = 0, need = 0;
-    if (!checked_mul(warps / c, shape.count[u], whole)) return Status::overflow;
-    // (W mod c) * count can pass 64 bits only when c * count does; its
-    // quotient is below count then, and dropping it leaves a lower bound.
-    if (checked_mul(warps % c, shape.count[u], rest)) {
-      if (!checked_add(whole, ceil_div(rest, c), need)) return Status::overflow;
-    } else {
-      need = whole;
-    }
+    std::uint64_t need = 0;
+    bool exact = true;
+    if (!checked_mul_ceil_div(warps, shape.count[u], c, need, exact)) return Status::overflow;
     if (need > best) best = need;
   }
   cycles = best;

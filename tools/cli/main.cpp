@@ -1,8 +1,10 @@
 // gpuwcet: worst-case execution time bounds for GPU kernels, from the shell.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -11,11 +13,20 @@
 
 namespace {
 
-bool is_command(CLI::App& app, const std::string& name) {
-  for (const CLI::App* c : app.get_subcommands({})) {
-    if (c->get_name() == name) return true;
-  }
-  return false;
+std::vector<std::string> command_names(CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* c : app.get_subcommands({})) names.push_back(c->get_name());
+  return names;
+}
+
+// Exit code `code`, unless what was printed could not be written (a full
+// disk): then 2 with a message, as for a file that cannot be written, so
+// that a script does not read an empty result as success.
+int after_output(int code) {
+  std::cout.flush();
+  if (std::cout) return code;
+  std::cerr << "gpuwcet: error: cannot write the output to standard output\n";
+  return 2;
 }
 
 }  // namespace
@@ -45,11 +56,11 @@ int main(int argc, char** argv) {
   }
   // A first word that names no command: say so, with the commands, rather
   // than the parser's "a subcommand is required".
-  if (argc > 1 && argv[1][0] != '-' && !is_command(app, argv[1])) {
-    std::string names;
-    for (const CLI::App* c : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + c->get_name();
-    std::cerr << "gpuwcet: error: unknown command '" << argv[1] << "' (commands: " << names
-              << ")\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
+  const std::vector<std::string> names = command_names(app);
+  if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+    std::cerr << "gpuwcet: error: unknown command '" << argv[1] << "' (commands: ";
+    for (std::size_t k = 0; k < names.size(); ++k) std::cerr << (k ? ", " : "") << names[k];
+    std::cerr << ")\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
     return 2;
   }
   try {
@@ -57,15 +68,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version end here with exit code 0; a command line that
     // cannot be read fails like every other error: a message, exit code 2.
-    if (e.get_exit_code() == 0) {
-      const int rc = app.exit(e);
-      std::cout.flush();
-      if (!std::cout) {
-        std::cerr << "gpuwcet: error: cannot write the output to standard output\n";
-        return 2;
-      }
-      return rc;
-    }
+    if (e.get_exit_code() == 0) return after_output(app.exit(e));
     std::cerr << "gpuwcet: error: " << e.what() << "\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
     return 2;
   } catch (const std::exception& e) {
@@ -75,13 +78,5 @@ int main(int argc, char** argv) {
     std::cerr << "gpuwcet: error: " << e.what() << '\n';
     return 2;
   }
-  // Output that could not be written (a full disk) fails the run, as a file
-  // that cannot be written does: a script must not read an empty result as
-  // success.
-  std::cout.flush();
-  if (!std::cout) {
-    std::cerr << "gpuwcet: error: cannot write the output to standard output\n";
-    return 2;
-  }
-  return exit_code;
+  return after_output(exit_code);
 }

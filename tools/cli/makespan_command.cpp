@@ -81,10 +81,10 @@ int run(const MakespanOptions& o) {
       throw ToolError(fmt::format("unknown ILP formulation '{}' (expected symmetric or paper)",
                                   o.ilp_formulation));
     }
-    // Options the method does not use are said to be ignored, not dropped
-    // silently.
+    // Options the method does not use are said to be ignored.
+    const std::string this_method = "--method " + o.method;
     const auto ignored = [&](const char* option, const char* used_by) {
-      fmt::print(stderr, "note: {} is for {}; --method {} ignores it\n", option, used_by, o.method);
+      note_ignored(option, used_by, this_method);
     };
     const bool searches = method == MakespanMethod::exact || method == MakespanMethod::approx;
     const bool solves_ilp = method == MakespanMethod::exact || method == MakespanMethod::ilp;

@@ -92,10 +92,7 @@ void add_profile_commands(CLI::App& app, int& exit_code) {
   CLI::Option* symbol = compile->add_option(
       "--symbol", c->symbol, "name of the array with --emit-c, a C identifier (default gpuwcet_profile)");
   compile->callback([c, symbol, &exit_code]() {
-    // Said to be ignored, not dropped silently.
-    if (symbol->count() > 0 && !c->emit_c) {
-      std::cerr << "note: --symbol is for --emit-c; the .gwp output ignores it\n";
-    }
+    if (symbol->count() > 0 && !c->emit_c) note_ignored("--symbol", "--emit-c", "the .gwp output");
     exit_code = run_compile(*c);
   });
 

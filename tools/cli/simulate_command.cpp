@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "block_command_common.hpp"
+#include "commands.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/makespan_problem.hpp"
@@ -122,13 +123,11 @@ CommandOutput run_simulate(const BlockOptions& o) {
   }
   if (!o.search.empty()) runs.push_back({SchedulerPolicy::greedy_then_oldest, seed, true});
   // Options a run would not use are said to be ignored, not dropped silently.
-  if (!o.seeds.empty() && o.policy != "all") {
-    fmt::print(stderr, "note: --seeds is for --policy all; the {} run ignores it\n", o.policy);
-  }
+  const std::string this_run = "the " + o.policy + " run";
+  if (!o.seeds.empty() && o.policy != "all") note_ignored("--seeds", "--policy all", this_run);
   if (!o.seed.empty() && o.policy != "all" && o.policy != "random" && o.collector_pick != "random" &&
       o.search.empty()) {
-    fmt::print(stderr, "note: --seed is for the random policy, --collector-pick random and --search; "
-                       "the {} run ignores it\n", o.policy);
+    note_ignored("--seed", "the random policy, --collector-pick random and --search", this_run);
   }
   nlohmann::json j = inputs_json(in);
   j["block"] = block.label;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -190,17 +191,22 @@ class Reader {
   // "(x,y,z)" with extents from 1 to 2^32 - 1; nullopt otherwise.
   static std::optional<std::array<std::uint64_t, 3>> extents(std::string_view v) {
     if (v.size() < 2 || v.front() != '(' || v.back() != ')') return std::nullopt;
-    v = v.substr(1, v.size() - 2);
-    std::array<std::uint64_t, 3> out{};
-    for (std::size_t k = 0; k < 3; ++k) {
+    const auto n = numbers(v.substr(1, v.size() - 2));
+    if (!n || n->size() != 3 || (*n)[0] == 0 || (*n)[1] == 0 || (*n)[2] == 0) return std::nullopt;
+    return std::array<std::uint64_t, 3>{(*n)[0], (*n)[1], (*n)[2]};
+  }
+
+  // "a,b,..." of 32-bit unsigned numbers; nullopt if any is not one.
+  static std::optional<std::vector<std::uint64_t>> numbers(std::string_view v) {
+    std::vector<std::uint64_t> out;
+    for (;;) {
       const std::size_t comma = v.find(',');
-      if ((comma == std::string_view::npos) != (k == 2)) return std::nullopt;
       const auto n = parse_uint(trim(v.substr(0, comma)), 0xFFFFFFFFu);
-      if (!n || *n == 0) return std::nullopt;
-      out[k] = *n;
-      if (comma != std::string_view::npos) v = v.substr(comma + 1);
+      if (!n) return std::nullopt;
+      out.push_back(*n);
+      if (comma == std::string_view::npos) return out;
+      v = v.substr(comma + 1);
     }
-    return out;
   }
 
   void thread_block(std::string_view line) {
@@ -215,17 +221,15 @@ class Reader {
     }
     if (named_) fail_at(name_, line_, "a second 'thread block' line in this #BEGIN_TB section");
     if (grid_) {
-      // Each coordinate within the grid the header declared.
-      std::string_view rest = value;
-      for (std::size_t k = 0; k < 3 && !rest.empty(); ++k) {
-        const std::size_t comma = rest.find(',');
-        const auto c = parse_uint(trim(rest.substr(0, comma)), 0xFFFFFFFFu);
-        if (c && *c >= (*grid_)[k]) {
+      // Each coordinate within the grid the header declared (block_coordinates
+      // took 1 to 3 of them).
+      const std::vector<std::uint64_t> c = *numbers(*coords);
+      for (std::size_t k = 0; k < c.size(); ++k) {
+        if (c[k] >= (*grid_)[k]) {
           fail_at(name_, line_,
                   fmt::format("thread block {} lies outside the grid ({},{},{}) of the header", *coords,
                               (*grid_)[0], (*grid_)[1], (*grid_)[2]));
         }
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
       }
     }
     named_ = true;
