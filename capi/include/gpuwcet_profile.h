@@ -46,8 +46,13 @@ typedef struct gpuwcet_kernel_info {
   uint32_t shared_memory_per_block; /* bytes */
   uint32_t warp_count;
   uint32_t section_count;           /* 0: timing from the makespan model */
-  uint64_t block_bound_alone;       /* B_1, cycles */
+  uint64_t block_bound_alone;       /* B_1, cycles: the block alone on its SM */
   uint64_t block_interference_cycles;       /* E, cycles */
+  /* Since 0.4 (a caller whose struct_size ends before it does not get it):
+   * B_S, cycles, the base of the bound of a block that shares its SM with
+   * min(k, G) - 1 others, B_S + (min(k, G) - 1) E; >= B_1, and above it when
+   * the profile holds a tighter bound alone (docs/kernel-wcet.md). */
+  uint64_t block_bound_co_resident;
 } gpuwcet_kernel_info;
 
 /* The GPU as the block dispatcher sees it. Zero limits mean "no limit", but
@@ -80,7 +85,7 @@ typedef struct gpuwcet_kernel_wcet_result {
   uint64_t resident_blocks;    /* G_parallel = SMs * k */
   uint64_t rounds;             /* DS = ceil(G / G_parallel) */
   uint64_t block_bound_alone;  /* B_1 */
-  uint64_t block_bound_shared; /* B_k = B_1 + (min(k, G) - 1) * E */
+  uint64_t block_bound_shared; /* B_k: B_1 if min(k, G) = 1, else B_S + (min(k, G) - 1) * E */
   uint64_t rounds_estimate;    /* DS * (d + B_k): synchronous rounds, NOT proven safe */
   uint64_t cycles;             /* the safe bound on the whole launch */
   uint64_t nanoseconds;        /* ceil(cycles / clock), 0 when clock_khz = 0 */

@@ -1,4 +1,6 @@
 // Compiled timing profiles and the kernel-level WCET in the C API.
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "capi_internal.hpp"
@@ -90,11 +92,14 @@ gpuwcet_status gpuwcet_profile_find(const gpuwcet_profile* profile, const char* 
   return GPUWCET_OK;
 }
 
+// The layout of 0.3, before block_bound_co_resident.
+constexpr std::size_t kKernelInfoFirstSize = offsetof(gpuwcet_kernel_info, block_bound_co_resident);
+
 gpuwcet_status gpuwcet_profile_kernel_info(const gpuwcet_profile_kernel* kernel,
                                            gpuwcet_kernel_info* info) {
   gpuwcet::ProfileKernel k;
   if (!kernel_of(kernel, k) || info == nullptr ||
-      !struct_size_ok(info->struct_size, sizeof(gpuwcet_kernel_info))) {
+      !struct_size_ok(info->struct_size, kKernelInfoFirstSize)) {
     return GPUWCET_INVALID_ARGUMENT;
   }
   gpuwcet::BlockTiming t;
@@ -111,6 +116,9 @@ gpuwcet_status gpuwcet_profile_kernel_info(const gpuwcet_profile_kernel* kernel,
   info->section_count = k.section_count();
   info->block_bound_alone = t.alone_bound;
   info->block_interference_cycles = t.interference_cycles;
+  if (info->struct_size >= sizeof(gpuwcet_kernel_info)) {
+    info->block_bound_co_resident = std::max(t.co_resident_bound, t.alone_bound);
+  }
   return GPUWCET_OK;
 }
 

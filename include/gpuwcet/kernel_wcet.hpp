@@ -33,8 +33,15 @@ struct BlockTiming {
   std::uint32_t registers_per_thread = 0;
   std::uint32_t shared_memory_per_block = 0;  // bytes
   // B_1: safe bound on a block's execution alone on an SM (the block bound
-  // of docs/multiphase.md).
+  // of docs/multiphase.md, or a one-warp block's time alone).
   std::uint64_t alone_bound = 0;
+  // B_S: a bound that, plus the cycles in which warps of other blocks on
+  // the SM execute, bounds the block when it shares its SM (assumption A1
+  // of docs/kernel-wcet.md): the block bound of docs/multiphase.md. A
+  // one-warp block's time alone is no such bound: with another warp beside
+  // it, the service order of its own queued instructions changes. Used as
+  // max(co_resident_bound, alone_bound), so 0 means "the same as B_1".
+  std::uint64_t co_resident_bound = 0;
   // E: the cycles in which the block's warps can delay a warp of another
   // block on the same SM (issue slots and initiation intervals they occupy,
   // summed over all warps and sections).
@@ -45,7 +52,7 @@ struct KernelWcet {
   std::uint32_t blocks_per_sm = 0;     // k
   std::uint64_t resident_blocks = 0;   // G_parallel = sm_count * k
   std::uint64_t rounds = 0;            // DS = ceil(G / G_parallel)
-  std::uint64_t block_bound_shared = 0;  // B_k = B_1 + (k_eff - 1) * E
+  std::uint64_t block_bound_shared = 0;  // B_k: B_1 if k_eff = 1, else B_S + (k_eff - 1) * E
   std::uint64_t rounds_estimate = 0;   // DS * (d + B_k): synchronous rounds, see docs
   std::uint64_t cycles = 0;            // the safe bound
   std::uint64_t nanoseconds = 0;       // ceil(cycles * 1e6 / clock_khz), 0 without a clock

@@ -17,18 +17,21 @@
 
 namespace gpuwcet {
 
-// Version 3: kernel records come in strictly increasing name order, so that
+// Version 4: a kernel record carries the block's bound alone on its SM when
+// it is below what its sections give (a one-warp block's time alone: the
+// sections count its own queued holds once more, which only another warp's
+// work calls for). Version 3: kernel records come in strictly increasing name order, so that
 // open_profile proves the names unique in one linear pass and find() is a
 // binary search (version 2 allowed any order, and checking uniqueness took
 // time quadratic in the kernel count). Version 2: warp-section records are
 // (length, demand), from which the block bound is the proven one of
 // docs/multiphase.md (version 1 held the paper's exec/idle phases, whose
 // General Upper Bound is not safe).
-inline constexpr std::uint16_t kProfileFormatVersion = 3;
+inline constexpr std::uint16_t kProfileFormatVersion = 4;
 inline constexpr std::size_t kProfileHeaderSize = 32;
 inline constexpr std::size_t kProfileDirEntrySize = 8;
 inline constexpr std::size_t kProfileNameSize = 32;  // including at least one NUL
-inline constexpr std::size_t kProfileKernelFixedSize = 132;
+inline constexpr std::size_t kProfileKernelFixedSize = 140;
 inline constexpr std::size_t kProfilePhaseSize = 16;  // u64 length, u64 demand
 inline constexpr std::size_t kProfileTrailerSize = 4;  // CRC-32
 inline constexpr std::uint32_t kProfileMaxKernels = 65535;
@@ -50,6 +53,8 @@ struct PhaseSummary {
   std::uint64_t demand = 0;
 };
 
+class Profile;
+
 // One kernel of an open profile: a view into the blob.
 class ProfileKernel {
  public:
@@ -62,6 +67,9 @@ class ProfileKernel {
   std::uint32_t warp_count() const noexcept;
   std::uint32_t section_count() const noexcept;
   std::uint32_t makespan_warps() const noexcept;
+  // A bound on the block alone on its SM below the sections' one; 0: none
+  // (then B_1 is the sections' bound).
+  std::uint64_t alone_bound() const noexcept;
   std::string_view kernel_string() const noexcept;  // empty when absent
   // SM shape of the makespan model; class_count 0 when absent.
   SmDescription makespan_sm() const noexcept;
@@ -70,6 +78,7 @@ class ProfileKernel {
 
  private:
   friend class Profile;
+  friend Status open_profile(gsl::span<const std::uint8_t>, Profile&) noexcept;
   explicit ProfileKernel(gsl::span<const std::uint8_t> record) noexcept : record_(record) {}
   gsl::span<const std::uint8_t> record_;
 };
@@ -106,11 +115,12 @@ class Profile {
 [[nodiscard]] Profile reattach_profile(gsl::span<const std::uint8_t> validated_blob) noexcept;
 
 // The block timing of a kernel (docs/kernel-wcet.md): from the sections,
-// B_1 = sum over sections s of max over warps w of
+// B_S = sum over sections s of max over warps w of
 //   (length_w,s + sum over v != w of demand_v,s),
 // the safe block bound of docs/multiphase.md with every resource counted,
-// and E = the sum of all demands; without sections, the safe pessimistic makespan of
-// makespan_warps warps. Returns overflow.
+// B_1 = the record's alone bound if it has one, else B_S, and E = the sum of
+// all demands; without sections, B_1 = B_S = the safe pessimistic makespan
+// of makespan_warps warps. Returns overflow.
 [[nodiscard]] Status block_timing(const ProfileKernel& kernel, BlockTiming& out) noexcept;
 
 }  // namespace gpuwcet

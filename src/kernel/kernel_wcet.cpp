@@ -66,11 +66,17 @@ Status kernel_wcet(const GpuDescription& gpu, const BlockTiming& block, std::uin
   r.rounds = ceil_div(grid_blocks, slots);               // DS, Eq. (5) with no splitting
 
   const std::uint64_t others = std::min<std::uint64_t>(k, grid_blocks) - 1;  // k_eff - 1
+  // A block that has its SM to itself takes at most B_1. One that may share
+  // it takes at most B_S plus the cycles the others' warps execute (A1):
+  // B_1 may be a one-warp block's time alone, which others can stretch more.
+  // With k = 1 no block ever shares (Thm. 2), so B_1 serves throughout.
+  const std::uint64_t base =
+      others == 0 ? block.alone_bound : std::max(block.co_resident_bound, block.alone_bound);
   std::uint64_t interference = 0;
-  std::uint64_t d_b1 = 0;  // d + B_1
+  std::uint64_t d_b1 = 0;  // d + B_1, or d + B_S when blocks may share an SM
   if (!checked_mul(others, block.interference_cycles, interference) ||
-      !checked_add(block.alone_bound, interference, r.block_bound_shared) ||
-      !checked_add(gpu.dispatch_delay, block.alone_bound, d_b1)) {
+      !checked_add(base, interference, r.block_bound_shared) ||
+      !checked_add(gpu.dispatch_delay, base, d_b1)) {
     return Status::overflow;
   }
   std::uint64_t slot_time = 0;  // d + B_k
@@ -85,8 +91,8 @@ Status kernel_wcet(const GpuDescription& gpu, const BlockTiming& block, std::uin
     r.cycles = slot_time;
   } else {
     // Thm. 1: the last-dispatched block starts by W'/P, where
-    // W' = (G-1)(d + B_1) + (k-1) G E bounds the slot time of all other
-    // blocks, and then runs at most d + B_1 + (k-1) E.
+    // W' = (G-1)(d + B_S) + (k-1) G E bounds the slot time of all other
+    // blocks, and then runs at most d + B_S + (k-1) E (B_1 for k = 1).
     std::uint64_t a = 0;
     std::uint64_t b = 0;
     std::uint64_t work = 0;

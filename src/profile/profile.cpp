@@ -34,6 +34,7 @@ constexpr std::size_t kMakespanWarps = 56;
 constexpr std::size_t kStringLength = 60;
 constexpr std::size_t kClassCount = 64;
 constexpr std::size_t kClasses = 68;  // 8 x {u8 symbol, u8[3] zero, u32 units}
+constexpr std::size_t kAloneBound = 132;
 
 std::size_t name_length(gsl::span<const std::uint8_t> r) noexcept {
   std::size_t n = 0;
@@ -70,6 +71,8 @@ Status validate_kernel(gsl::span<const std::uint8_t> r) noexcept {
   }
   // A kernel needs a source for its block timing: sections or a makespan model.
   if (sections == 0 && len == 0) return Status::malformed_data;
+  // An alone bound tightens the sections' bound (checked in open_profile).
+  if (sections == 0 && le64(r, kAloneBound) != 0) return Status::malformed_data;
   // Exact record size: fixed part, phases, string, zero padding to 4.
   const std::uint64_t phases = std::uint64_t{sections} * warps * kProfilePhaseSize;
   const std::uint64_t string_at = kProfileKernelFixedSize + phases;
@@ -121,6 +124,7 @@ std::uint32_t ProfileKernel::section_count() const noexcept {
 std::uint32_t ProfileKernel::makespan_warps() const noexcept {
   return le32(record_, kMakespanWarps);
 }
+std::uint64_t ProfileKernel::alone_bound() const noexcept { return le64(record_, kAloneBound); }
 std::string_view ProfileKernel::kernel_string() const noexcept {
   const std::size_t at =
       kProfileKernelFixedSize + std::size_t{section_count()} * warp_count() * kProfilePhaseSize;
@@ -217,6 +221,15 @@ Status open_profile(gsl::span<const std::uint8_t> blob, Profile& out) noexcept {
     const auto record = b.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(size));
     const Status st = validate_kernel(record);
     if (st != Status::ok) return st;
+    // An alone bound above the sections' bound contradicts them (one that
+    // overflows 64 bits is above every alone bound).
+    const ProfileKernel k(record);
+    if (k.alone_bound() != 0) {
+      BlockTiming t;
+      const Status ts = block_timing(k, t);
+      if (ts == Status::ok && k.alone_bound() > t.co_resident_bound) return Status::malformed_data;
+      if (ts != Status::ok && ts != Status::overflow) return ts;
+    }
     const std::string_view name = record_name(record);  // 1..31 characters, validated
     if (!(previous < name)) return Status::malformed_data;
     previous = name;
@@ -259,11 +272,13 @@ Status block_timing(const ProfileKernel& kernel, BlockTiming& out) noexcept {
         if (!checked_add(p.length, demand - p.demand, end)) return Status::overflow;
         section = std::max(section, end);
       }
-      if (!checked_add(t.alone_bound, section, t.alone_bound) ||
+      if (!checked_add(t.co_resident_bound, section, t.co_resident_bound) ||
           !checked_add(t.interference_cycles, demand, t.interference_cycles)) {
         return Status::overflow;
       }
     }
+    const std::uint64_t alone = kernel.alone_bound();  // <= B_S, checked when opened
+    t.alone_bound = alone != 0 ? alone : t.co_resident_bound;
   } else {
     const SmDescription sm = kernel.makespan_sm();
     TransformedShape shape;
@@ -271,6 +286,7 @@ Status block_timing(const ProfileKernel& kernel, BlockTiming& out) noexcept {
     if (st != Status::ok) return st;
     st = safe_pessimistic_makespan(shape, kernel.makespan_warps(), t.alone_bound);
     if (st != Status::ok) return st;
+    t.co_resident_bound = t.alone_bound;
     // Each transformed instruction of each warp occupies one unit-cycle.
     if (!checked_mul(shape.length, kernel.makespan_warps(), t.interference_cycles)) {
       return Status::overflow;

@@ -1,4 +1,5 @@
 /* Compiled profiles and the kernel-level WCET through the C API, from C99. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,7 +36,7 @@ static void test_open_and_find(void) {
   gpuwcet_profile p = open_test_profile();
   gpuwcet_profile_kernel k;
   gpuwcet_kernel_info info;
-  CHECK(p.kernel_count == 4);
+  CHECK(p.kernel_count == 5);
   CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
   CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
@@ -58,8 +59,11 @@ static void test_open_and_find(void) {
   CHECK(strcmp(info.name, "saxpy") == 0 && info.section_count == 2);
   CHECK(gpuwcet_profile_kernel_at(&p, 3, &k) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(strcmp(info.name, "scale_tile") == 0);
+  CHECK(gpuwcet_profile_kernel_at(&p, 4, &k) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
   CHECK(strcmp(info.name, "stencil") == 0);
-  CHECK(gpuwcet_profile_kernel_at(&p, 4, &k) == GPUWCET_NOT_FOUND);
+  CHECK(gpuwcet_profile_kernel_at(&p, 5, &k) == GPUWCET_NOT_FOUND);
   /* Every kernel is found by its name. */
   {
     uint32_t i;
@@ -175,11 +179,93 @@ static void test_names_in_order(void) {
   CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
   memcpy(b + first, "aaaaaa", 6); /* still first */
   CHECK(open_resealed(b) == GPUWCET_OK);
-  /* Version 2 allowed any order: refused as a foreign version. */
+  /* Version 2 allowed any order, version 3 had no alone bound: refused as
+   * foreign versions. */
   b = fresh_copy();
   if (b == NULL) return;
   b[4] = 2;
   CHECK(open_resealed(b) == GPUWCET_UNSUPPORTED_VERSION);
+  b[4] = 3;
+  CHECK(open_resealed(b) == GPUWCET_UNSUPPORTED_VERSION);
+}
+
+static uint64_t get64(const unsigned char* b, size_t at) {
+  return (uint64_t)get32(b, at) | ((uint64_t)get32(b, at + 4) << 32);
+}
+
+static void put64(unsigned char* b, size_t at, uint64_t v) {
+  put32(b, at, (uint32_t)v);
+  put32(b, at + 4, (uint32_t)(v >> 32));
+}
+
+/* scale_tile is one warp (examples/traces/one-warp.trace): its record holds
+ * its time alone, 436 cycles (what `gpuwcet block-wcet` prints for that
+ * trace), below B_S = 224 + 220 = 444, the sum of its two section lengths
+ * (docs/kernel-wcet.md). A block alone on its SM gets B_1; one that may
+ * share it gets B_S plus the others' E. */
+static void test_alone_bound(void) {
+  gpuwcet_profile p = open_test_profile();
+  gpuwcet_profile_kernel k;
+  gpuwcet_kernel_info info;
+  gpuwcet_gpu_desc gpu = test_gpu();
+  gpuwcet_launch launch;
+  gpuwcet_kernel_wcet_result r;
+  unsigned char* b;
+  size_t rec;
+  CHECK(gpuwcet_profile_find(&p, "scale_tile", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(info.warp_count == 1 && info.section_count == 2);
+  CHECK(info.block_bound_alone == 436 && info.block_bound_co_resident == 444);
+  CHECK(info.block_interference_cycles == 11);
+  /* A caller of 0.3 (struct_size without the new field) gets the rest, and
+   * the field it does not have is left alone. */
+  memset(&info, 0xAB, sizeof info);
+  info.struct_size = (uint32_t)offsetof(gpuwcet_kernel_info, block_bound_co_resident);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(info.block_bound_alone == 436 && info.block_bound_co_resident == 0xABABABABABABABABu);
+  info.struct_size -= 1;
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_INVALID_ARGUMENT);
+  /* The other kernels hold no alone bound: B_S = B_1. */
+  CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(info.block_bound_alone == 1900 && info.block_bound_co_resident == 1900);
+
+  CHECK(gpuwcet_profile_find(&p, "scale_tile", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_launch_init(&launch) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_wcet_result_init(&r) == GPUWCET_OK);
+  /* One block: d + B_1 = 100 + 436. */
+  launch.grid_blocks = 1;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.blocks_per_sm == 16 && r.block_bound_shared == 436 && r.cycles == 536);
+  /* Two blocks may share an SM: d + B_S + E = 100 + 444 + 11. */
+  launch.grid_blocks = 2;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.block_bound_alone == 436 && r.block_bound_shared == 455 && r.cycles == 555);
+  /* One block per SM (k = 1): 40 blocks on 2 SMs, DS = 20 rounds of
+   * d + B_1 (Thm. 2): 20 * 536. */
+  gpu.max_blocks_per_sm = 1;
+  launch.grid_blocks = 40;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.blocks_per_sm == 1 && r.cycles == 20 * 536);
+
+  /* The record's alone bound (offset 132): above B_S it contradicts the
+   * sections; without sections there is nothing to tighten. */
+  b = fresh_copy();
+  if (b == NULL) return;
+  rec = record_of(b, "scale_tile");
+  CHECK(rec != 0 && get64(b, rec + 132) == 436);
+  put64(b, rec + 132, 444);
+  CHECK(open_resealed(b) == GPUWCET_OK);
+  put64(b, rec + 132, 445);
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
+  put64(b, rec + 132, 0);
+  CHECK(open_resealed(b) == GPUWCET_OK);
+  rec = record_of(b, "llcll");
+  CHECK(rec != 0 && get64(b, rec + 132) == 0);
+  put64(b, rec + 132, 1);
+  CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
 }
 
 static void test_kernel_wcet_by_hand(void) {
@@ -279,6 +365,7 @@ int main(void) {
   test_rejects_bad_blobs();
   test_makespan_warps_cover_the_block();
   test_names_in_order();
+  test_alone_bound();
   test_kernel_wcet_by_hand();
   test_more_blocks_never_less_time();
   test_bad_launches();

@@ -15,9 +15,9 @@ void target_profile_checks(void) {
   gpuwcet_gpu_desc gpu;
   gpuwcet_launch launch;
   gpuwcet_kernel_wcet_result r;
-  unsigned char copy[1024];
+  static unsigned char copy[2048];
   CHECK(gpuwcet_profile_open(test_profile, test_profile_size, &p) == GPUWCET_OK);
-  CHECK(p.kernel_count == 4);
+  CHECK(p.kernel_count == 5);
   CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
   CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
@@ -71,4 +71,20 @@ void target_profile_checks(void) {
   gpu.max_threads_per_sm = 2048;
   gpu.dispatch_delay = UINT64_MAX;
   CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OVERFLOW);
+
+  /* scale_tile, one warp: B_1 = its time alone, 436 cycles (`gpuwcet
+   * block-wcet examples/traces/one-warp.trace`), B_S = 224 + 220 = 444
+   * (its section lengths). One block: d + B_1; two may share an SM:
+   * d + B_S + E = 100 + 444 + 11. */
+  gpu.dispatch_delay = 100;
+  CHECK(gpuwcet_profile_find(&p, "scale_tile", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(info.block_bound_alone == 436 && info.block_bound_co_resident == 444);
+  launch.grid_blocks = 1;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.cycles == 536);
+  launch.grid_blocks = 2;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.cycles == 555);
 }

@@ -1,9 +1,12 @@
 // Compiled timing profiles: written by the host tools, read in place by the
 // core; truncation, bit flips and a foreign version are rejected.
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -11,6 +14,7 @@
 
 #include "gpuwcet/profile.hpp"
 #include "gpuwcet_tools/block_analysis.hpp"
+#include "gpuwcet_tools/block_generator.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/profile_writer.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
@@ -128,6 +132,7 @@ TEST(Profile, WrongVersionAndBadFieldsWithAValidCrc) {
   const auto blob = gpuwcet::tools::write_profile(two_kernels());
   EXPECT_EQ(open(patched(blob, 4, 1)), Status::unsupported_version);  // version 1: the unsafe exec/idle records
   EXPECT_EQ(open(patched(blob, 4, 2)), Status::unsupported_version);  // version 2: kernels in any order
+  EXPECT_EQ(open(patched(blob, 4, 3)), Status::unsupported_version);  // version 3: no alone bound
   EXPECT_EQ(open(patched(blob, 4, 0)), Status::unsupported_version);
   EXPECT_EQ(open(patched(blob, 0, 'X')), Status::malformed_data);       // magic
   EXPECT_EQ(open(patched(blob, 16, 1)), Status::malformed_data);        // flags
@@ -254,6 +259,122 @@ TEST(Profile, CompiledFromTraceBoundsTheSimulatedBlock) {
     EXPECT_LE(gpuwcet::tools::simulate_block(hw.hw, warps, trace.register_count, so).cycles,
               t.alone_bound);
   }
+}
+
+// A kernel's bound alone (`block_bound_alone`) tightens B_1 only: B_S,
+// which bounds a block beside others, stays the sections' bound. Above it
+// the key contradicts the sections; without sections it has nothing to
+// tighten; equal to it, the record keeps none.
+TEST(Profile, BlockBoundAloneTightensOnlyB1) {
+  auto k = two_kernels();
+  k[0].block_bound_alone = 20;  // sections' bound 22 (RoundTrip)
+  auto blob = gpuwcet::tools::write_profile(k);
+  gpuwcet::Profile p;
+  ASSERT_EQ(gpuwcet::open_profile(span_of(blob), p), Status::ok);
+  gpuwcet::ProfileKernel kernel;
+  ASSERT_EQ(p.find("reduce", kernel), Status::ok);
+  EXPECT_EQ(kernel.alone_bound(), 20u);
+  gpuwcet::BlockTiming t;
+  ASSERT_EQ(gpuwcet::block_timing(kernel, t), Status::ok);
+  EXPECT_EQ(t.alone_bound, 20u);
+  EXPECT_EQ(t.co_resident_bound, 22u);
+  EXPECT_EQ(t.interference_cycles, 9u);
+  k[0].block_bound_alone = 22;
+  blob = gpuwcet::tools::write_profile(k);
+  ASSERT_EQ(gpuwcet::open_profile(span_of(blob), p), Status::ok);
+  ASSERT_EQ(p.find("reduce", kernel), Status::ok);
+  EXPECT_EQ(kernel.alone_bound(), 0u);
+  k[0].block_bound_alone = 23;
+  EXPECT_THROW(gpuwcet::tools::write_profile(k), gpuwcet::tools::ToolError);
+  k = two_kernels();
+  k[1].block_bound_alone = 5;  // the makespan model: no sections
+  EXPECT_THROW(gpuwcet::tools::write_profile(k), gpuwcet::tools::ToolError);
+}
+
+// The B_S of a profile compiled from `manifest`'s only kernel.
+gpuwcet::BlockTiming compiled_timing(const std::string& manifest) {
+  const auto blob = gpuwcet::tools::write_profile(gpuwcet::tools::load_manifest(manifest));
+  gpuwcet::Profile p;
+  gpuwcet::BlockTiming t;
+  EXPECT_EQ(gpuwcet::open_profile(span_of(blob), p), Status::ok);
+  EXPECT_EQ(gpuwcet::block_timing(p.kernel(0), t), Status::ok);
+  return t;
+}
+
+// `block = "worst"` stands for every block of the trace (docs/kernel-wcet.md,
+// A4): B_1 is the largest block bound (block-wcet's; a one-warp block's
+// time alone), B_S and E are at least each block's own, and no schedule the
+// simulator runs of any block exceeds B_1. 120 generated traces of 1-3
+// blocks of 1-4 warps, each block with its own code and 0-2 barriers, on
+// the orin-sm preset (barriers that do not drain, collector units).
+TEST(Profile, WorstOfATraceBoundsEveryBlock) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "gpuwcet_profile_worst_block";
+  fs::create_directories(dir);
+  std::mt19937_64 rng(20261124);
+  int tighter_alone = 0;
+  for (int n = 0; n < 120; ++n) {
+    const std::uint32_t latency = std::array<std::uint32_t, 3>{5, 50, 200}[n % 3];
+    const auto hw = gpuwcet::tools::hardware_preset("orin-sm", latency);
+    const std::size_t warps = 1 + rng() % 4;
+    gpuwcet::tools::TraceFile trace;
+    trace.path = "generated";
+    const std::size_t blocks = 1 + rng() % 3;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      gpuwcet::tools::BlockGeneratorOptions o;
+      o.warps = warps;
+      o.instructions = 4 + rng() % 40;
+      o.barriers = rng() % 3;
+      o.dependency = 0.2 + 0.2 * static_cast<double>(rng() % 4);
+      gpuwcet::tools::BlockTrace block;
+      block.label = "block " + std::to_string(b);
+      const auto code = gpuwcet::tools::generate_block(hw.hw, o, rng);
+      for (std::size_t w = 0; w < code.size(); ++w) {
+        block.warps.push_back({static_cast<std::uint32_t>(w), code[w],
+                               std::vector<std::uint32_t>(code[w].size(), 0)});
+      }
+      trace.blocks.push_back(block);
+    }
+    std::ofstream(dir / "t.trace") << gpuwcet::tools::write_native_trace(trace, hw.hw);
+    auto manifest = [&](const std::string& block) {
+      const fs::path m = dir / "m.toml";
+      std::ofstream(m) << "[[kernel]]\nname = \"k\"\nblock_threads = " << 32 * warps
+                       << "\ntrace = \"t.trace\"\nhardware = \"orin-sm\"\nmemory_latency = "
+                       << latency << "\nblock = \"" << block << "\"\n";
+      return m.string();
+    };
+    const gpuwcet::BlockTiming worst = compiled_timing(manifest("worst"));
+    EXPECT_LE(worst.alone_bound, worst.co_resident_bound);
+    if (worst.alone_bound < worst.co_resident_bound) ++tighter_alone;
+    const auto read = gpuwcet::tools::read_trace((dir / "t.trace").string(),
+                                                 gpuwcet::tools::TraceFormat::native, hw);
+    std::uint64_t largest = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const gpuwcet::BlockTiming one = compiled_timing(manifest(std::to_string(b)));
+      const auto a = gpuwcet::tools::analyse_block(hw.hw, read, b, hw.barriers_drain);
+      EXPECT_EQ(one.alone_bound, a.bound.safe_upper_bound) << n << " block " << b;
+      EXPECT_GE(worst.co_resident_bound, one.co_resident_bound) << n << " block " << b;
+      EXPECT_GE(worst.interference_cycles, one.interference_cycles) << n << " block " << b;
+      largest = std::max(largest, one.alone_bound);
+      std::vector<std::vector<gpuwcet::Instruction>> codes;
+      for (const auto& w : read.blocks[b].warps) codes.push_back(w.code);
+      for (auto policy : {gpuwcet::tools::SchedulerPolicy::greedy_then_oldest,
+                          gpuwcet::tools::SchedulerPolicy::loose_round_robin,
+                          gpuwcet::tools::SchedulerPolicy::defer_holds}) {
+        gpuwcet::tools::BlockSimulationOptions so;
+        so.policy = policy;
+        so.barriers_drain = hw.barriers_drain;
+        so.record_trace = false;
+        EXPECT_LE(gpuwcet::tools::simulate_block(hw.hw, codes, read.register_count, so).cycles,
+                  worst.alone_bound)
+            << n << " block " << b;
+      }
+    }
+    EXPECT_EQ(worst.alone_bound, largest) << n;
+  }
+  fs::remove_all(dir);
+  // One-warp blocks keep their time alone, below the section lengths.
+  EXPECT_GT(tighter_alone, 10);
 }
 
 // A traced kernel without `hardware` or `hardware_file` is bounded, as by

@@ -165,23 +165,59 @@ TEST(KernelWcet, HandComputation) {
   EXPECT_EQ(w.cycles, 140u);
 }
 
+// A block whose bound alone (B_1 = 25) is below the base of its bound beside
+// other blocks (B_S = 31, as a one-warp block's time alone is below its
+// section lengths): hand computations with k = 2, P = 4, d = 3, E = 20.
+TEST(KernelWcet, BoundAloneOnlyWhereNoBlockSharesTheSm) {
+  BlockTiming b = small_block();
+  b.co_resident_bound = 31;
+  KernelWcet w;
+  // G = 1: alone, d + B_1 = 28.
+  ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), b, 1, w), Status::ok);
+  EXPECT_EQ(w.block_bound_shared, 25u);
+  EXPECT_EQ(w.cycles, 28u);
+  // G = 4 <= P: two blocks may share an SM: d + B_S + E = 3 + 31 + 20.
+  ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), b, 4, w), Status::ok);
+  EXPECT_EQ(w.block_bound_shared, 51u);
+  EXPECT_EQ(w.cycles, 54u);
+  // G = 10 > P (Thm. 1 with B_S): W' = 9 * 34 + 10 * 20 = 506,
+  // ceil(506 / 4) = 127, plus d + B_S + E = 54: 181.
+  ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), b, 10, w), Status::ok);
+  EXPECT_EQ(w.cycles, 181u);
+  // k = 1: no block ever shares, B_1 throughout: as HandComputation, 140.
+  GpuDescription one = small_gpu();
+  one.max_blocks_per_sm = 1;
+  ASSERT_EQ(gpuwcet::kernel_wcet(one, b, 10, w), Status::ok);
+  EXPECT_EQ(w.cycles, 140u);
+  // B_S below B_1 is read as B_1 (0, the default, means "as B_1").
+  b.co_resident_bound = 7;
+  KernelWcet same;
+  ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), b, 10, w), Status::ok);
+  ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), small_block(), 10, same), Status::ok);
+  EXPECT_EQ(w.cycles, same.cycles);
+}
+
 TEST(KernelWcet, MoreBlocksNeverLessTime) {
-  for (std::uint32_t sms : {1u, 2u, 7u}) {
-    for (std::uint32_t max_blocks : {1u, 2u, 3u, 8u}) {
-      for (std::uint64_t d : {0u, 5u}) {
-        GpuDescription g = small_gpu();
-        g.sm_count = sms;
-        g.max_blocks_per_sm = max_blocks;
-        g.registers_per_sm = 0;
-        g.dispatch_delay = d;
-        std::uint64_t previous = 0;
-        for (std::uint64_t grid = 1; grid <= 300; ++grid) {
-          KernelWcet w;
-          ASSERT_EQ(gpuwcet::kernel_wcet(g, small_block(), grid, w), Status::ok);
-          EXPECT_GE(w.cycles, previous) << "sms " << sms << " k " << max_blocks << " G " << grid;
-          // Never below what the blocks need even with perfect packing.
-          EXPECT_GE(w.cycles, w.rounds * small_block().alone_bound / 1);
-          previous = w.cycles;
+  BlockTiming tighter_alone = small_block();
+  tighter_alone.co_resident_bound = 40;
+  for (const BlockTiming& block : {small_block(), tighter_alone}) {
+    for (std::uint32_t sms : {1u, 2u, 7u}) {
+      for (std::uint32_t max_blocks : {1u, 2u, 3u, 8u}) {
+        for (std::uint64_t d : {0u, 5u}) {
+          GpuDescription g = small_gpu();
+          g.sm_count = sms;
+          g.max_blocks_per_sm = max_blocks;
+          g.registers_per_sm = 0;
+          g.dispatch_delay = d;
+          std::uint64_t previous = 0;
+          for (std::uint64_t grid = 1; grid <= 300; ++grid) {
+            KernelWcet w;
+            ASSERT_EQ(gpuwcet::kernel_wcet(g, block, grid, w), Status::ok);
+            EXPECT_GE(w.cycles, previous) << "sms " << sms << " k " << max_blocks << " G " << grid;
+            // Never below what the blocks need even with perfect packing.
+            EXPECT_GE(w.cycles, w.rounds * block.alone_bound);
+            previous = w.cycles;
+          }
         }
       }
     }
@@ -201,6 +237,9 @@ TEST(KernelWcet, LongerBlocksNeverLessTime) {
     slow.interference_cycles += 7;
     ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), slow, grid, a), Status::ok);
     EXPECT_GE(a.cycles, b.cycles);
+    slow.co_resident_bound = slow.alone_bound + 9;
+    ASSERT_EQ(gpuwcet::kernel_wcet(small_gpu(), slow, grid, b), Status::ok);
+    EXPECT_GE(b.cycles, a.cycles);
   }
 }
 

@@ -1,5 +1,6 @@
 // Profile manifests (docs/profile-format.md, "Manifest"): the kernels a
 // profile holds, their sections given or computed from a traced block.
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -54,8 +55,33 @@ std::pair<std::uint64_t, std::uint64_t> length_and_demand(const SectionSummary& 
   return {s.length, demand};
 }
 
-std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_trace(
-    const std::string& manifest, const TraceInput& in) {
+// What a profile keeps of traced blocks.
+struct TracedTiming {
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections;
+  std::uint64_t alone_bound = 0;  // block-wcet's bound
+};
+
+// Folds an analysed block into `t` so that `t` bounds it too: each warp
+// section's length and demand become the larger of the two, missing warps
+// and sections count as (0, 0), and the alone bound the larger. The
+// sections' bound and E only grow with each length and demand (B_S is a sum
+// of maxima of sums), so the result bounds every block folded in; their
+// alone bounds are each at most their own B_S, hence at most the result's.
+void fold_block(const BlockAnalysis& a, TracedTiming& t) {
+  const std::size_t sections = a.warps.front().sections.size();
+  if (t.sections.size() < sections) t.sections.resize(sections);
+  for (std::size_t s = 0; s < sections; ++s) {
+    auto& row = t.sections[s];
+    if (row.size() < a.warps.size()) row.resize(a.warps.size());
+    for (std::size_t w = 0; w < a.warps.size(); ++w) {
+      const auto [length, demand] = length_and_demand(a.warps[w].sections[s]);
+      row[w] = {std::max(row[w].first, length), std::max(row[w].second, demand)};
+    }
+  }
+  t.alone_bound = std::max(t.alone_bound, a.bound.safe_upper_bound);
+}
+
+TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in) {
   const std::filesystem::path dir = std::filesystem::path(manifest).parent_path();
   auto relative = [&](const std::string& p) { return (dir / p).lexically_normal().string(); };
   if (!in.preset.empty() && !in.hardware_file.empty()) {
@@ -97,11 +123,15 @@ std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections_from_
   } catch (const ToolError& e) {
     throw ToolError(fmt::format("{}: {}", trace.path, e.what()));
   }
-  const BlockAnalysis a = analyse_chosen_block(hw.hw, trace, choice, hw.barriers_drain);
-  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> out(
-      a.warps.front().sections.size());
-  for (const WarpAnalysis& w : a.warps) {
-    for (std::size_t s = 0; s < out.size(); ++s) out[s].push_back(length_and_demand(w.sections[s]));
+  // One profile stands for every block of the kernel (docs/kernel-wcet.md,
+  // A4): for "worst" it bounds each traced block, not only the one with the
+  // largest bound, whose demand (E) need not be the largest.
+  TracedTiming out;
+  if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
+  const std::size_t first = choice.worst ? 0 : choice.index;
+  const std::size_t last = choice.worst ? trace.blocks.size() : choice.index + 1;
+  for (std::size_t i = first; i < last; ++i) {
+    fold_block(analyse_block(hw.hw, trace, i, hw.barriers_drain), out);
   }
   return out;
 }
@@ -123,11 +153,12 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
   }
   if (const toml::node* v = doc.get("format_version")) {
     // Format 3 changed only the order of the kernels in the blob, which the
-    // writer chooses: a manifest written for format 2 means the same.
+    // writer chooses, and format 4 added an optional key: a manifest written
+    // for format 2 or 3 means the same.
     const std::uint64_t version = integer(path, *v, "format_version", 0xFFFF);
-    if (version != kProfileFormatVersion && version != 2) {
+    if (version < 2 || version > kProfileFormatVersion) {
       throw ToolError(fmt::format("{}: this gpuwcet writes format_version {} (and reads manifests "
-                                  "written for 2)",
+                                  "written for 2 and 3)",
                                   where(path, *v), kProfileFormatVersion));
     }
   }
@@ -155,6 +186,9 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
         k.registers_per_thread = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
       } else if (name == "shared_memory_per_block") {
         k.shared_memory_per_block = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
+      } else if (name == "block_bound_alone") {
+        k.block_bound_alone = integer(path, n, name, 0x7FFFFFFFFFFFFFFFull);
+        k.block_bound_alone_where = where(path, n);
       } else if (name == "makespan_warps") {
         k.makespan_warps = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
       } else if (name == "kernel_string") {
@@ -204,12 +238,18 @@ std::vector<KernelEntry> load_manifest(const std::string& path) {
     }
     if (k.name.empty()) throw ToolError(fmt::format("{}: a kernel needs a 'name'", where(path, kn)));
     if (!from_trace.trace.empty()) {
+      if (!k.block_bound_alone_where.empty()) {
+        throw ToolError(fmt::format("{}: kernel '{}': 'block_bound_alone' comes from the trace",
+                                    k.block_bound_alone_where, k.name));
+      }
       if (!k.sections.empty()) {
         throw ToolError(fmt::format("{}: kernel '{}' gives both 'sections' and 'trace'",
                                     from_trace.where, k.name));
       }
       try {
-        k.sections = sections_from_trace(path, from_trace);
+        TracedTiming traced = timing_from_trace(path, from_trace);
+        k.sections = std::move(traced.sections);
+        k.block_bound_alone = traced.alone_bound;
       } catch (const ToolError& e) {
         throw ToolError(fmt::format("{}: kernel '{}': {}", from_trace.where, k.name, e.what()));
       }

@@ -52,7 +52,8 @@ void check_makespan_model(const KernelEntry& k, std::uint64_t block_warps) {
   }
 }
 
-std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
+// A kernel's record, with `alone` as its alone bound (0: none).
+std::vector<std::uint8_t> kernel_record(const KernelEntry& k, std::uint64_t alone) {
   const auto fail = [&](const std::string& what) {
     throw ToolError(fmt::format("{}: {}", kernel_context(k), what));
   };
@@ -78,6 +79,9 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
   if (!k.kernel_string.empty() && k.units.empty()) fail("kernel_string needs 'units'");
   if (k.units.size() > kMaxUnitClasses) fail("more than 8 unit classes");
   if (!k.kernel_string.empty()) check_makespan_model(k, warps);
+  if (k.block_bound_alone != 0 && k.sections.empty()) {
+    fail("'block_bound_alone' needs 'sections'");
+  }
   std::vector<std::uint8_t> r;
   for (std::size_t i = 0; i < kProfileNameSize; ++i) {
     r.push_back(i < k.name.size() ? static_cast<std::uint8_t>(k.name[i]) : 0);
@@ -102,6 +106,7 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
     r.push_back(0);
     put32(r, used ? k.units[c].second : 0);
   }
+  put64(r, alone);
   for (const auto& section : k.sections) {
     for (const auto& [length, demand] : section) {
       put64(r, length);
@@ -115,23 +120,13 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k) {
 
 std::string status_text(Status st) { return status_message(st); }
 
-}  // namespace
-
-std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& listed) {
-  if (listed.size() > kProfileMaxKernels) throw ToolError("too many kernels");
-  // The format stores kernels in increasing name order (bytewise), whatever
-  // the manifest's order: the reader then proves the names unique in one
-  // pass and finds a kernel by binary search. Indices follow the names.
-  std::vector<KernelEntry> kernels = listed;
-  std::stable_sort(kernels.begin(), kernels.end(),
-                   [](const KernelEntry& a, const KernelEntry& b) { return a.name < b.name; });
-  for (std::size_t i = 1; i < kernels.size(); ++i) {
-    if (kernels[i - 1].name == kernels[i].name) {
-      throw ToolError(fmt::format("{} is listed twice", kernel_context(kernels[i])));
-    }
-  }
+// The blob of `kernels` (in name order), record i with alone bound alone[i].
+std::vector<std::uint8_t> assemble(const std::vector<KernelEntry>& kernels,
+                                   const std::vector<std::uint64_t>& alone) {
   std::vector<std::vector<std::uint8_t>> records;
-  for (const KernelEntry& k : kernels) records.push_back(kernel_record(k));
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    records.push_back(kernel_record(kernels[i], alone[i]));
+  }
   std::vector<std::uint8_t> b{'G', 'W', 'P', 'F'};
   put16(b, kProfileFormatVersion);
   put16(b, static_cast<std::uint16_t>(kProfileHeaderSize));
@@ -149,18 +144,67 @@ std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& listed) 
   if (total > 0xFFFFFFFFu) throw ToolError("the profile would exceed 4 GiB");
   set32(b, 8, static_cast<std::uint32_t>(total));
   put32(b, crc32(gsl::span<const std::uint8_t>(b.data(), b.size())));
-  // The writer's own check: what we write, the core must accept.
+  return b;
+}
+
+// The writer's own check: what we write, the core must accept, and give
+// every kernel a block timing. Returns the timings, in the blob's order.
+std::vector<BlockTiming> accepted_timing(const std::vector<std::uint8_t>& b,
+                                         const std::vector<KernelEntry>& kernels) {
   Profile p;
   const Status st = open_profile(gsl::span<const std::uint8_t>(b.data(), b.size()), p);
   if (st != Status::ok) {
     throw ToolError(fmt::format("the profile does not validate: {}", status_text(st)));
   }
+  std::vector<BlockTiming> out(p.kernel_count());
   for (std::uint32_t i = 0; i < p.kernel_count(); ++i) {
-    BlockTiming t;
-    const Status ts = block_timing(p.kernel(i), t);
+    const Status ts = block_timing(p.kernel(i), out[i]);
     if (ts != Status::ok) {
       throw ToolError(fmt::format("{}: {}", kernel_context(kernels[i]), status_text(ts)));
     }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& listed) {
+  if (listed.size() > kProfileMaxKernels) throw ToolError("too many kernels");
+  // The format stores kernels in increasing name order (bytewise), whatever
+  // the manifest's order: the reader then proves the names unique in one
+  // pass and finds a kernel by binary search. Indices follow the names.
+  std::vector<KernelEntry> kernels = listed;
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const KernelEntry& a, const KernelEntry& b) { return a.name < b.name; });
+  for (std::size_t i = 1; i < kernels.size(); ++i) {
+    if (kernels[i - 1].name == kernels[i].name) {
+      throw ToolError(fmt::format("{} is listed twice", kernel_context(kernels[i])));
+    }
+  }
+  // First without alone bounds, to learn each kernel's sections' bound B_S
+  // from the core; then with those below it.
+  std::vector<std::uint64_t> alone(kernels.size(), 0);
+  std::vector<std::uint8_t> b = assemble(kernels, alone);
+  const std::vector<BlockTiming> timing = accepted_timing(b, kernels);
+  bool tighter = false;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const KernelEntry& k = kernels[i];
+    if (k.block_bound_alone == 0) continue;
+    if (k.block_bound_alone > timing[i].co_resident_bound) {
+      const std::string& at = k.block_bound_alone_where.empty() ? k.where : k.block_bound_alone_where;
+      throw ToolError(fmt::format("{}kernel '{}': 'block_bound_alone' {} is above the sections' "
+                                  "bound {}",
+                                  at.empty() ? "" : at + ": ", k.name, k.block_bound_alone,
+                                  timing[i].co_resident_bound));
+    }
+    if (k.block_bound_alone < timing[i].co_resident_bound) {
+      alone[i] = k.block_bound_alone;
+      tighter = true;
+    }
+  }
+  if (tighter) {
+    b = assemble(kernels, alone);
+    (void)accepted_timing(b, kernels);
   }
   return b;
 }
@@ -214,6 +258,7 @@ nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob) {
       kj["units"] = units;
     }
     kj["block_bound_alone"] = t.alone_bound;
+    kj["block_bound_co_resident"] = t.co_resident_bound;
     kj["block_interference_cycles"] = t.interference_cycles;
     j["kernels"].push_back(kj);
   }
@@ -247,6 +292,8 @@ std::string inspect_text(const std::vector<std::uint8_t>& blob) {
     }
     o << fmt::format("  block bound alone   {} cycles (B_1)\n",
                      k["block_bound_alone"].get<std::uint64_t>());
+    o << fmt::format("  beside other blocks {} cycles (B_S, plus what the others execute)\n",
+                     k["block_bound_co_resident"].get<std::uint64_t>());
     o << fmt::format("  interference        {} cycles (E, what one block can take from another)\n", k["block_interference_cycles"].get<std::uint64_t>());
   }
   return o.str();

@@ -22,6 +22,11 @@ struct KernelEntry {
   // sections[s][w] = {length, demand} of warp w in barrier section s
   // (gpuwcet::PhaseSummary), given or computed from a trace.
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections;
+  // B_1, a bound on the block alone on its SM, when below what the sections
+  // give (block-wcet's bound: per-resource charges, a one-warp block's time
+  // alone); 0: the sections' bound. Needs sections, at most their bound.
+  std::uint64_t block_bound_alone = 0;
+  std::string block_bound_alone_where;  // "manifest:line" of the key, if given
   // Makespan model (optional when sections are given).
   std::string kernel_string;
   std::uint32_t makespan_warps = 0;  // default: the block's warps
