@@ -106,6 +106,35 @@ Status validate_kernel(gsl::span<const std::uint8_t> r) noexcept {
   return Status::ok;
 }
 
+// B_S and E of a kernel's sections (docs/kernel-wcet.md); false on overflow.
+// Per barrier section (docs/multiphase.md), warp w ends the section within
+// length_w + the demand of every other warp, i.e. all demand + (length_w -
+// demand_w); computed as length_w + (all - demand_w), which cannot go below
+// zero.
+bool sections_bound(const ProfileKernel& kernel, std::uint64_t& bound,
+                    std::uint64_t& demand_total) noexcept {
+  bound = 0;
+  demand_total = 0;
+  const std::uint32_t warps = kernel.warp_count();
+  for (std::uint32_t s = 0; s < kernel.section_count(); ++s) {
+    std::uint64_t demand = 0;
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      if (!checked_add(demand, kernel.phase(s, w).demand, demand)) return false;
+    }
+    std::uint64_t section = 0;
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      const PhaseSummary p = kernel.phase(s, w);
+      std::uint64_t end = 0;
+      if (!checked_add(p.length, demand - p.demand, end)) return false;
+      section = std::max(section, end);
+    }
+    if (!checked_add(bound, section, bound) || !checked_add(demand_total, demand, demand_total)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string_view ProfileKernel::name() const noexcept { return record_name(record_); }
@@ -225,10 +254,11 @@ Status open_profile(gsl::span<const std::uint8_t> blob, Profile& out) noexcept {
     // overflows 64 bits is above every alone bound).
     const ProfileKernel k(record);
     if (k.alone_bound() != 0) {
-      BlockTiming t;
-      const Status ts = block_timing(k, t);
-      if (ts == Status::ok && k.alone_bound() > t.co_resident_bound) return Status::malformed_data;
-      if (ts != Status::ok && ts != Status::overflow) return ts;
+      std::uint64_t bound = 0;
+      std::uint64_t demand = 0;
+      if (sections_bound(k, bound, demand) && k.alone_bound() > bound) {
+        return Status::malformed_data;
+      }
     }
     const std::string_view name = record_name(record);  // 1..31 characters, validated
     if (!(previous < name)) return Status::malformed_data;
@@ -253,29 +283,9 @@ Status block_timing(const ProfileKernel& kernel, BlockTiming& out) noexcept {
   t.block_threads = kernel.block_threads();
   t.registers_per_thread = kernel.registers_per_thread();
   t.shared_memory_per_block = kernel.shared_memory_per_block();
-  const std::uint32_t sections = kernel.section_count();
-  const std::uint32_t warps = kernel.warp_count();
-  if (sections != 0) {
-    // Safe bound per barrier section (docs/multiphase.md): warp w ends the
-    // section within length_w + the demand of every other warp, i.e.
-    // all demand + (length_w - demand_w); computed as length_w + (all -
-    // demand_w), which cannot go below zero.
-    for (std::uint32_t s = 0; s < sections; ++s) {
-      std::uint64_t demand = 0;
-      for (std::uint32_t w = 0; w < warps; ++w) {
-        if (!checked_add(demand, kernel.phase(s, w).demand, demand)) return Status::overflow;
-      }
-      std::uint64_t section = 0;
-      for (std::uint32_t w = 0; w < warps; ++w) {
-        const PhaseSummary p = kernel.phase(s, w);
-        std::uint64_t end = 0;
-        if (!checked_add(p.length, demand - p.demand, end)) return Status::overflow;
-        section = std::max(section, end);
-      }
-      if (!checked_add(t.co_resident_bound, section, t.co_resident_bound) ||
-          !checked_add(t.interference_cycles, demand, t.interference_cycles)) {
-        return Status::overflow;
-      }
+  if (kernel.section_count() != 0) {
+    if (!sections_bound(kernel, t.co_resident_bound, t.interference_cycles)) {
+      return Status::overflow;
     }
     const std::uint64_t alone = kernel.alone_bound();  // <= B_S, checked when opened
     t.alone_bound = alone != 0 ? alone : t.co_resident_bound;

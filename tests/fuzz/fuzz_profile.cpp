@@ -21,12 +21,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)p.find(k.name(), found);
     (void)k.kernel_string();
     (void)k.makespan_sm();
+    (void)k.alone_bound();
     for (std::uint32_t s = 0; s < k.section_count(); ++s) {
       for (std::uint32_t w = 0; w < k.warp_count(); ++w) (void)k.phase(s, w);
     }
     gpuwcet::BlockTiming t;
     if (gpuwcet::block_timing(k, t) != gpuwcet::Status::ok) continue;
     gpuwcet::KernelWcet r;
+    (void)gpuwcet::kernel_wcet(gpu, t, 1, r);  // a block alone: B_1
     (void)gpuwcet::kernel_wcet(gpu, t, 1000, r);
   }
   return 0;
