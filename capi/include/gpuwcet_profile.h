@@ -46,7 +46,9 @@ typedef struct gpuwcet_kernel_info {
   uint32_t shared_memory_per_block; /* bytes */
   uint32_t warp_count;
   uint32_t section_count;           /* 0: timing from the makespan model */
-  uint64_t block_bound_alone;       /* B_1, cycles: the block alone on its SM */
+  uint64_t block_bound_alone;       /* B_1, cycles: the block alone on its SM (B_S
+                                       for a caller whose struct_size ends before
+                                       block_bound_co_resident, as 0.3 had it) */
   uint64_t block_interference_cycles;       /* E, cycles */
   /* Since 0.4 (a caller whose struct_size ends before it does not get it):
    * B_S, cycles, the base of the bound of a block that shares its SM with

@@ -114,10 +114,16 @@ gpuwcet_status gpuwcet_profile_kernel_info(const gpuwcet_profile_kernel* kernel,
   info->shared_memory_per_block = k.shared_memory_per_block();
   info->warp_count = k.warp_count();
   info->section_count = k.section_count();
-  info->block_bound_alone = t.alone_bound;
+  const std::uint64_t co_resident = std::max(t.co_resident_bound, t.alone_bound);
   info->block_interference_cycles = t.interference_cycles;
   if (info->struct_size >= sizeof(gpuwcet_kernel_info)) {
-    info->block_bound_co_resident = std::max(t.co_resident_bound, t.alone_bound);
+    info->block_bound_alone = t.alone_bound;
+    info->block_bound_co_resident = co_resident;
+  } else {
+    // A caller of 0.3 knows block_bound_alone as the base of B_k for every
+    // k (B_k = B_1 + (min(k, G) - 1) E): it gets B_S there, which keeps
+    // that formula safe.
+    info->block_bound_alone = co_resident;
   }
   return GPUWCET_OK;
 }

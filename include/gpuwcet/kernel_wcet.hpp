@@ -40,7 +40,8 @@ struct BlockTiming {
   // of docs/kernel-wcet.md): the block bound of docs/multiphase.md. A
   // one-warp block's time alone is no such bound: with another warp beside
   // it, the service order of its own queued instructions changes. Used as
-  // max(co_resident_bound, alone_bound), so 0 means "the same as B_1".
+  // max(co_resident_bound, alone_bound), so 0 means "the same as B_1":
+  // set it whenever alone_bound is below the block bound (block_timing does).
   std::uint64_t co_resident_bound = 0;
   // E: the cycles in which the block's warps can delay a warp of another
   // block on the same SM (issue slots and initiation intervals they occupy,

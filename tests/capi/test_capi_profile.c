@@ -218,12 +218,14 @@ static void test_alone_bound(void) {
   CHECK(info.warp_count == 1 && info.section_count == 2);
   CHECK(info.block_bound_alone == 436 && info.block_bound_co_resident == 444);
   CHECK(info.block_interference_cycles == 11);
-  /* A caller of 0.3 (struct_size without the new field) gets the rest, and
-   * the field it does not have is left alone. */
+  /* A caller of 0.3 (struct_size without the new field) builds B_k from
+   * block_bound_alone for every k: it gets B_S there, and the field it does
+   * not have is left alone. */
   memset(&info, 0xAB, sizeof info);
   info.struct_size = (uint32_t)offsetof(gpuwcet_kernel_info, block_bound_co_resident);
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
-  CHECK(info.block_bound_alone == 436 && info.block_bound_co_resident == 0xABABABABABABABABu);
+  CHECK(info.block_bound_alone == 444 && info.block_bound_co_resident == 0xABABABABABABABABu);
+  CHECK(info.block_interference_cycles == 11);
   info.struct_size -= 1;
   CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_INVALID_ARGUMENT);
   /* The other kernels hold no alone bound: B_S = B_1. */

@@ -112,7 +112,8 @@ TEST(BlockAnalysis, BarrierMismatchNamesTheWarpsLine) {
 }
 
 // --block takes an index, 'worst' or a block's label; Accel-Sim coordinates
-// match whatever their spacing, and digits alone are an index.
+// match whatever their spacing, those left out are 0, and digits alone are
+// an index.
 TEST(BlockAnalysis, BlockChosenByIndexLabelOrWorst) {
   using gpuwcet::tools::parse_block_choice;
   const auto hw = hardware_preset("orin-sm", 200);
@@ -130,6 +131,8 @@ TEST(BlockAnalysis, BlockChosenByIndexLabelOrWorst) {
   EXPECT_EQ(parse_block_choice("1,2,0", a.blocks).index, 1u);
   EXPECT_EQ(parse_block_choice(" 1 ,2, 0", a.blocks).index, 1u);
   EXPECT_EQ(parse_block_choice("0,0,0", a.blocks).index, 0u);
+  EXPECT_EQ(parse_block_choice("1,2", a.blocks).index, 1u);  // z left out: 0
+  EXPECT_EQ(parse_block_choice("0,0", a.blocks).index, 0u);
   const auto n = read_trace_text("n.trace", "block tile-a\nwarp 0\nexit\nblock tile-b\nwarp 0\nexit\n",
                                  TraceFormat::native, hw);
   EXPECT_EQ(parse_block_choice("tile-b", n.blocks).index, 1u);

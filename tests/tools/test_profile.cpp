@@ -305,8 +305,9 @@ gpuwcet::BlockTiming compiled_timing(const std::string& manifest) {
 // A4): B_1 is the largest block bound (block-wcet's; a one-warp block's
 // time alone), B_S and E are at least each block's own, and no schedule the
 // simulator runs of any block exceeds B_1. 120 generated traces of 1-3
-// blocks of 1-4 warps, each block with its own code and 0-2 barriers, on
-// the orin-sm preset (barriers that do not drain, collector units).
+// blocks of 1-4 warps, each block with its own code, warp count and 0-2
+// barriers (the profile has the most warps: the missing ones count (0, 0)),
+// on the orin-sm preset (barriers that do not drain, collector units).
 TEST(Profile, WorstOfATraceBoundsEveryBlock) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "gpuwcet_profile_worst_block";
@@ -316,13 +317,12 @@ TEST(Profile, WorstOfATraceBoundsEveryBlock) {
   for (int n = 0; n < 120; ++n) {
     const std::uint32_t latency = std::array<std::uint32_t, 3>{5, 50, 200}[n % 3];
     const auto hw = gpuwcet::tools::hardware_preset("orin-sm", latency);
-    const std::size_t warps = 1 + rng() % 4;
     gpuwcet::tools::TraceFile trace;
     trace.path = "generated";
     const std::size_t blocks = 1 + rng() % 3;
     for (std::size_t b = 0; b < blocks; ++b) {
       gpuwcet::tools::BlockGeneratorOptions o;
-      o.warps = warps;
+      o.warps = 1 + rng() % 4;
       o.instructions = 4 + rng() % 40;
       o.barriers = rng() % 3;
       o.dependency = 0.2 + 0.2 * static_cast<double>(rng() % 4);
@@ -336,21 +336,23 @@ TEST(Profile, WorstOfATraceBoundsEveryBlock) {
       trace.blocks.push_back(block);
     }
     std::ofstream(dir / "t.trace") << gpuwcet::tools::write_native_trace(trace, hw.hw);
-    auto manifest = [&](const std::string& block) {
+    std::size_t most = 0;
+    for (const auto& b : trace.blocks) most = std::max(most, b.warps.size());
+    auto manifest = [&](const std::string& block, std::size_t warps) {
       const fs::path m = dir / "m.toml";
       std::ofstream(m) << "[[kernel]]\nname = \"k\"\nblock_threads = " << 32 * warps
                        << "\ntrace = \"t.trace\"\nhardware = \"orin-sm\"\nmemory_latency = "
                        << latency << "\nblock = \"" << block << "\"\n";
       return m.string();
     };
-    const gpuwcet::BlockTiming worst = compiled_timing(manifest("worst"));
+    const gpuwcet::BlockTiming worst = compiled_timing(manifest("worst", most));
     EXPECT_LE(worst.alone_bound, worst.co_resident_bound);
     if (worst.alone_bound < worst.co_resident_bound) ++tighter_alone;
     const auto read = gpuwcet::tools::read_trace((dir / "t.trace").string(),
                                                  gpuwcet::tools::TraceFormat::native, hw);
     std::uint64_t largest = 0;
     for (std::size_t b = 0; b < blocks; ++b) {
-      const gpuwcet::BlockTiming one = compiled_timing(manifest(std::to_string(b)));
+      const gpuwcet::BlockTiming one = compiled_timing(manifest(std::to_string(b), trace.blocks[b].warps.size()));
       const auto a = gpuwcet::tools::analyse_block(hw.hw, read, b, hw.barriers_drain);
       EXPECT_EQ(one.alone_bound, a.bound.safe_upper_bound) << n << " block " << b;
       EXPECT_GE(worst.co_resident_bound, one.co_resident_bound) << n << " block " << b;

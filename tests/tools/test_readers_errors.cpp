@@ -75,6 +75,10 @@ TEST(ReadersErrors, AccelSim) {
   const std::string tb2 = "#BEGIN_TB\nthread block = 0, 0,0\nwarp = 0\ninsts = 1\n"
                           "0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n";
   trace_error(tb + tb2, a, "t.in:8: ", "thread block 0,0,0 appears twice (first at line 2)");
+  // Coordinates left out are 0: "0" is block 0,0,0 too.
+  const std::string tb3 = "#BEGIN_TB\nthread block = 0\nwarp = 0\ninsts = 1\n"
+                          "0000 ffffffff 1 R1 MOV 1 R2 0 0\n#END_TB\n";
+  trace_error(tb + tb3, a, "t.in:8: ", "thread block 0,0,0 appears twice (first at line 2)");
   trace_error("#BEGIN_TB\nthread block = 0,x,0\n", a, "t.in:2: ", "unsigned coordinates");
   trace_error("#BEGIN_TB\nthread block = 0,0,0,0\n", a, "t.in:2: ", "unsigned coordinates");
   trace_error("#BEGIN_TB\nthread block = 0,0,0\nthread block = 1,0,0\n", a, "t.in:3: ",

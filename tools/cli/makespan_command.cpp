@@ -87,10 +87,17 @@ int run(const MakespanOptions& o) {
       note_ignored(option, used_by, this_method);
     };
     const bool searches = method == MakespanMethod::exact || method == MakespanMethod::approx;
+#ifdef GPUWCET_HAVE_GLPK
     const bool solves_ilp = method == MakespanMethod::exact || method == MakespanMethod::ilp;
+    const char* const limited = "--method ilp and exact";
+#else
+    // Without GLPK the exact method has no ILP fallback for a limit to bound.
+    const bool solves_ilp = method == MakespanMethod::ilp;
+    const char* const limited = "--method ilp (and exact's ILP fallback, absent from this build)";
+#endif
     if (!o.approx_x.empty() && method != MakespanMethod::approx) ignored("--approx-x", "--method approx");
     if (!o.budget_nodes.empty() && !searches) ignored("--budget-nodes", "--method exact and approx");
-    if (o.time_limit_given && !solves_ilp) ignored("--time-limit", "--method ilp and exact");
+    if (o.time_limit_given && !solves_ilp) ignored("--time-limit", limited);
     if (o.ilp_formulation_given && method != MakespanMethod::ilp) {
       ignored("--ilp-formulation", "--method ilp");
     }

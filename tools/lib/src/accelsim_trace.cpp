@@ -221,8 +221,8 @@ class Reader {
     }
     if (named_) fail_at(name_, line_, "a second 'thread block' line in this #BEGIN_TB section");
     if (grid_) {
-      // Each coordinate within the grid the header declared (block_coordinates
-      // took 1 to 3 of them).
+      // Each coordinate within the grid the header declared
+      // (block_coordinates wrote all three).
       const std::vector<std::uint64_t> c = *numbers(*coords);
       for (std::size_t k = 0; k < c.size(); ++k) {
         if (c[k] >= (*grid_)[k]) {

@@ -130,9 +130,14 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
   const std::size_t first = choice.worst ? 0 : choice.index;
   const std::size_t last = choice.worst ? trace.blocks.size() : choice.index + 1;
+  std::size_t warps = 0;
   for (std::size_t i = first; i < last; ++i) {
-    fold_block(analyse_block(hw.hw, trace, i, hw.barriers_drain), out);
+    const BlockAnalysis a = analyse_block(hw.hw, trace, i, hw.barriers_drain);
+    warps = std::max(warps, a.warps.size());
+    fold_block(a, out);
   }
+  // A section only blocks of fewer warps reach: (0, 0) for the others.
+  for (auto& row : out.sections) row.resize(warps);
   return out;
 }
 

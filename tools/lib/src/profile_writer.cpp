@@ -36,6 +36,13 @@ std::string kernel_context(const KernelEntry& k) {
                          : fmt::format("{}: kernel '{}'", k.where, k.name);
 }
 
+// kernel_context at the line of 'block_bound_alone' when the manifest gave it.
+std::string alone_context(const KernelEntry& k) {
+  return k.block_bound_alone_where.empty()
+             ? kernel_context(k)
+             : fmt::format("{}: kernel '{}'", k.block_bound_alone_where, k.name);
+}
+
 // The makespan model as the makespan analysis checks it: classes, unit
 // counts, the kernel string's symbols. Without this the core's check of
 // the finished blob refuses a bad model with no word of which or why.
@@ -80,7 +87,7 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k, std::uint64_t alon
   if (k.units.size() > kMaxUnitClasses) fail("more than 8 unit classes");
   if (!k.kernel_string.empty()) check_makespan_model(k, warps);
   if (k.block_bound_alone != 0 && k.sections.empty()) {
-    fail("'block_bound_alone' needs 'sections'");
+    throw ToolError(fmt::format("{}: 'block_bound_alone' needs 'sections'", alone_context(k)));
   }
   std::vector<std::uint8_t> r;
   for (std::size_t i = 0; i < kProfileNameSize; ++i) {
@@ -191,10 +198,8 @@ std::vector<std::uint8_t> write_profile(const std::vector<KernelEntry>& listed) 
     const KernelEntry& k = kernels[i];
     if (k.block_bound_alone == 0) continue;
     if (k.block_bound_alone > timing[i].co_resident_bound) {
-      const std::string& at = k.block_bound_alone_where.empty() ? k.where : k.block_bound_alone_where;
-      throw ToolError(fmt::format("{}kernel '{}': 'block_bound_alone' {} is above the sections' "
-                                  "bound {}",
-                                  at.empty() ? "" : at + ": ", k.name, k.block_bound_alone,
+      throw ToolError(fmt::format("{}: 'block_bound_alone' {} is above the sections' bound {}",
+                                  alone_context(k), k.block_bound_alone,
                                   timing[i].co_resident_bound));
     }
     if (k.block_bound_alone < timing[i].co_resident_bound) {

@@ -86,7 +86,11 @@ std::optional<std::string> block_coordinates(std::string_view s) {
     if (!v || ++count > 3) return std::nullopt;
     if (!out.empty()) out += ',';
     out += std::to_string(*v);
-    if (comma == std::string_view::npos) return out;
+    if (comma == std::string_view::npos) {
+      // Coordinates a launch of fewer dimensions leaves out are 0 there.
+      for (; count < 3; ++count) out += ",0";
+      return out;
+    }
     s = s.substr(comma + 1);
   }
 }

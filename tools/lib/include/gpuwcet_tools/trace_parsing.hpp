@@ -66,7 +66,8 @@ bool starts_with(std::string_view s, std::string_view prefix);
 // or above `max`.
 std::optional<std::uint64_t> parse_uint(std::string_view s, std::uint64_t max, int base = 10);
 // A thread block's coordinates "x", "x,y" or "x,y,z" (spaces allowed around
-// each number) written as "x,y,z" without spaces; nullopt when malformed.
+// each number) written as "x,y,z" without spaces, the missing ones 0 (so
+// "1,2" and "1,2,0" name one block); nullopt when malformed.
 // Accel-Sim's `thread block = 0,1,0` and the CLI's `--block 0,1,0` meet here.
 std::optional<std::string> block_coordinates(std::string_view s);
 
