@@ -69,7 +69,12 @@ int main(int argc, char** argv) {
     // --help and --version end here with exit code 0; a command line that
     // cannot be read fails like every other error: a message, exit code 2.
     if (e.get_exit_code() == 0) return after_output(app.exit(e));
-    std::cerr << "gpuwcet: error: " << e.what() << "\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
+    // Named like the commands' own errors ("gpuwcet inspect: error: ...")
+    // when the parser had reached a command.
+    std::string who = "gpuwcet";
+    for (const CLI::App* command : app.get_subcommands()) who += " " + command->get_name();
+    std::cerr << who << ": error: " << e.what()
+              << "\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
     return 2;
   } catch (const std::exception& e) {
     // Each command reports its own errors (ToolError); anything else that
