@@ -92,11 +92,21 @@ SearchOptions search_options(const SearchSettings& settings) {
   return options;
 }
 
-[[noreturn]] void search_failed(Status st) {
+// `who`: "the exact search" or "the approximation", which runs it on groups
+// of warps.
+[[noreturn]] void search_failed(Status st, const char* who, const ValidatedProblem& v,
+                                std::uint64_t warps) {
   if (st == Status::kernel_too_long) {
-    throw ToolError(fmt::format("the exact search supports at most {} transformed instructions "
-                                "and {} warps",
-                                kMaxSearchLength, kMaxSearchWarps));
+    throw ToolError(fmt::format(
+        "{} supports at most {} transformed instructions and {} warps (this problem: {} and {}); "
+        "--method pessimistic gives a safe bound of any size{}",
+        who, kMaxSearchLength, kMaxSearchWarps, v.shape.length, warps,
+#ifdef GPUWCET_HAVE_GLPK
+        ", --method ilp the integer program"
+#else
+        ""
+#endif
+        ));
   }
   throw ToolError(fmt::format("search: {}", status_message(st)));
 }
@@ -107,12 +117,12 @@ void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
   const SearchOptions options = search_options(settings);
   std::size_t bytes = 0;
   Status st = makespan_search_arena_bytes(i.in, options, bytes);
-  if (st != Status::ok) search_failed(st);
+  if (st != Status::ok) search_failed(st, "the exact search", v, problem.warps);
   std::vector<std::byte> arena(bytes);
   r.schedule.assign(static_cast<std::size_t>(r.safe_pessimistic * v.shape.length), 0);
   SearchResult result;
   st = search_worst_makespan(i.in, options, arena, result, r.schedule);
-  if (!has_result(st)) search_failed(st);
+  if (!has_result(st)) search_failed(st, "the exact search", v, problem.warps);
   r.method_used = "search";
   r.lower_bound = result.lower_bound;
   r.upper_bound = result.upper_bound;
@@ -133,12 +143,12 @@ void run_approx(const MakespanProblem& problem, const ValidatedProblem& v,
   const std::uint64_t x = settings.approx_x != 0 ? settings.approx_x : std::uint64_t{8};
   std::size_t bytes = 0;
   Status st = makespan_approx_arena_bytes(i.in, x, options, bytes);
-  if (st != Status::ok) search_failed(st);
+  if (st != Status::ok) search_failed(st, "the approximation", v, problem.warps);
   std::vector<std::byte> arena(bytes);
   ApproxResult result;
   st = approximate_makespan(i.in, x, options, arena, result);
   if (st == Status::overflow) throw ToolError("the approximation overflows a 64-bit cycle count");
-  if (!has_result(st)) search_failed(st);
+  if (!has_result(st)) search_failed(st, "the approximation", v, problem.warps);
   r.method_used = "approx";
   r.makespan = result.estimate;
   r.safe = false;  // Eqs. (42)-(43) can under-estimate (LCL, W = 4: 8 < 9)
