@@ -59,6 +59,7 @@ std::pair<std::uint64_t, std::uint64_t> length_and_demand(const SectionSummary& 
 struct TracedTiming {
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections;
   std::uint64_t alone_bound = 0;  // block-wcet's bound
+  std::size_t warps = 0;          // every row of `sections` has this many
 };
 
 // Folds an analysed block into `t` so that `t` bounds it too: each warp
@@ -69,10 +70,11 @@ struct TracedTiming {
 // alone bounds are each at most their own B_S, hence at most the result's.
 void fold_block(const BlockAnalysis& a, TracedTiming& t) {
   const std::size_t sections = a.warps.front().sections.size();
+  t.warps = std::max(t.warps, a.warps.size());
   if (t.sections.size() < sections) t.sections.resize(sections);
+  for (auto& row : t.sections) row.resize(t.warps);
   for (std::size_t s = 0; s < sections; ++s) {
     auto& row = t.sections[s];
-    if (row.size() < a.warps.size()) row.resize(a.warps.size());
     for (std::size_t w = 0; w < a.warps.size(); ++w) {
       const auto [length, demand] = length_and_demand(a.warps[w].sections[s]);
       row[w] = {std::max(row[w].first, length), std::max(row[w].second, demand)};
@@ -130,14 +132,9 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
   const std::size_t first = choice.worst ? 0 : choice.index;
   const std::size_t last = choice.worst ? trace.blocks.size() : choice.index + 1;
-  std::size_t warps = 0;
   for (std::size_t i = first; i < last; ++i) {
-    const BlockAnalysis a = analyse_block(hw.hw, trace, i, hw.barriers_drain);
-    warps = std::max(warps, a.warps.size());
-    fold_block(a, out);
+    fold_block(analyse_block(hw.hw, trace, i, hw.barriers_drain), out);
   }
-  // A section only blocks of fewer warps reach: (0, 0) for the others.
-  for (auto& row : out.sections) row.resize(warps);
   return out;
 }
 
