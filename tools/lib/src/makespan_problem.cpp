@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "gpuwcet_tools/file_io.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 
 namespace gpuwcet::tools {
@@ -64,9 +65,13 @@ std::vector<std::pair<char, std::uint32_t>> parse_units(const std::string& text)
 }
 
 MakespanConfig load_makespan_config(const std::string& path) {
+  return detail::parse_makespan_config(path, read_text_file(path));
+}
+
+MakespanConfig detail::parse_makespan_config(const std::string& path, std::string_view content) {
   toml::table doc;
   try {
-    doc = toml::parse_file(path);
+    doc = toml::parse(content, path);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
     if (b.line == 0) throw ToolError(fmt::format("{}: {}", path, e.description()));

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "gpuwcet/checked_math.hpp"
 #include "gpuwcet/profile.hpp"
 #include "gpuwcet_tools/block_analysis.hpp"
+#include "gpuwcet_tools/file_io.hpp"
 #include "gpuwcet_tools/profile_writer.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
@@ -141,11 +143,16 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
 }  // namespace
 
 std::vector<KernelEntry> load_manifest(const std::string& path) {
+  return detail::parse_manifest(path, read_text_file(path));
+}
+
+std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::string_view content) {
   toml::table doc;
   try {
-    doc = toml::parse_file(path);
+    doc = toml::parse(content, path);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
+    if (b.line == 0) throw ToolError(fmt::format("{}: {}", path, e.description()));
     throw ToolError(fmt::format("{}:{}:{}: {}", path, b.line, b.column, e.description()));
   }
   for (const auto& [key, node] : doc) {

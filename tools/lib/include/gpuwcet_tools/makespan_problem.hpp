@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,11 @@ struct MakespanConfig {
 
 // Throws ToolError with "file:line: message" on any problem.
 MakespanConfig load_makespan_config(const std::string& path);
+
+namespace detail {
+// load_makespan_config on a file already read, `path` naming it in messages.
+MakespanConfig parse_makespan_config(const std::string& path, std::string_view content);
+}  // namespace detail
 
 // The problem in the core's terms, fully validated (kernel symbols, classes,
 // sizes). Throws ToolError saying exactly what is wrong.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,12 @@ struct KernelEntry {
 // Reads a manifest (docs/profile-format.md, "Manifest"). Relative paths in
 // it are relative to the manifest. Throws ToolError "file:line: message".
 std::vector<KernelEntry> load_manifest(const std::string& path);
+
+namespace detail {
+// load_manifest on a manifest already read: `path` names it in messages and
+// is where its relative paths start (the fuzz target's way in).
+std::vector<KernelEntry> parse_manifest(const std::string& path, std::string_view content);
+}  // namespace detail
 
 // The blob, its kernels in name order (the format's; indices follow it).
 // Throws ToolError naming the kernel (with its manifest and line when it has
