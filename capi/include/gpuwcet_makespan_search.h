@@ -51,7 +51,9 @@ typedef struct gpuwcet_search_stats {
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_search_stats_init(gpuwcet_search_stats* stats);
 
 /* Bytes of arena gpuwcet_makespan_search needs for this problem and these
- * options (`opts` may be NULL: defaults). Returns GPUWCET_KERNEL_TOO_LONG
+ * options (`opts` may be NULL: defaults). A node or step budget caps the
+ * search's depth, so it shrinks the arena: pass the same options to both
+ * calls. Returns GPUWCET_KERNEL_TOO_LONG
  * when the transformed string is longer than 64 instructions or warps >
  * 65535, GPUWCET_ZERO_WARPS, GPUWCET_OVERFLOW, GPUWCET_INVALID_ARGUMENT for
  * NULL sm/bytes or a bad struct_size, or any status of

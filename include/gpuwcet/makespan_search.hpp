@@ -70,7 +70,10 @@ struct SearchResult {
   std::uint64_t schedule_cycles = 0;
 };
 
-// Bytes of arena search_worst_makespan needs for this instance and options.
+// Bytes of arena search_worst_makespan needs for this instance and options:
+// a stack frame per level up to min(B1, B2) of the initial state, or up to
+// max_nodes or max_steps when smaller (no search within them goes deeper),
+// and the memo.
 // Returns ok, invalid_argument (no instructions, a class index out of range,
 // zero capacity), kernel_too_long (length > kMaxSearchLength or warps >
 // kMaxSearchWarps), zero_warps or overflow.

@@ -48,13 +48,19 @@ Status layout_for(const MakespanInstance& in, const SearchOptions& options, Tabl
   Status st = search_detail::build_tables(in, t);
   if (st != Status::ok) return st;
   t.order_bounds = options.order_bounds;
-  // The depth never exceeds the safe bound on the whole makespan.
+  // The depth never exceeds the safe bound on the whole makespan, nor a
+  // budget: a frame below the root is entered only from an expanded one, and
+  // each child is a step, so a search within max_nodes expansions or
+  // max_steps steps never goes deeper (the frames are most of the arena when
+  // the bound runs to millions of cycles).
   std::uint64_t depth = 0;
   {
     std::array<Count, kMaxSearchLength> root{};
     root[0] = static_cast<Count>(t.warps);
     depth = search_detail::upper_bound(t, root.data());
   }
+  if (options.max_nodes != 0 && options.max_nodes < depth) depth = options.max_nodes;
+  if (options.max_steps != 0 && options.max_steps < depth) depth = options.max_steps;
   l.max_depth = depth + 2;
   l.frame_stride = align_up(sizeof(FrameHeader) + 2 * 2 * t.length);
   std::uint64_t frames = 0;

@@ -162,6 +162,55 @@ TEST(MakespanSearch, AnytimeBoundsBracketTheExactValue) {
   }
 }
 
+// A budget caps the search's depth, hence its frames: a budget exactly as
+// large as what the unbudgeted search spends (search and schedule rebuild)
+// must still give its answer, so the smaller arena never cuts a path the
+// budget allows.
+TEST(MakespanSearch, BudgetJustLargeEnoughGivesTheUnbudgetedAnswer) {
+  int cases = 0;
+  for (const char* k : {"LLCLL", "LCLCL", "LLC", "CLLCC", "LCCLLCL", "CLCLLLC"}) {
+    for (std::uint64_t cl : {1u, 2u}) {
+      for (std::uint64_t w : {2u, 3u, 5u, 7u, 9u}) {
+        const Problem p = make(k, cl, 1, w);
+        const SearchRun full = search(p);
+        ASSERT_EQ(full.status, Status::ok);
+        for (const bool by_steps : {false, true}) {
+          SearchOptions o;
+          (by_steps ? o.max_steps : o.max_nodes) = by_steps ? full.result.steps : full.result.nodes;
+          if ((by_steps ? o.max_steps : o.max_nodes) == 0) continue;  // settled without a node
+          const SearchRun r = search(p, o);
+          EXPECT_EQ(r.status, Status::ok) << k << " W=" << w << (by_steps ? " steps" : " nodes");
+          EXPECT_EQ(r.result.upper_bound, full.result.upper_bound) << k << " W=" << w;
+          EXPECT_EQ(r.result.nodes, full.result.nodes) << k << " W=" << w;
+          EXPECT_EQ(r.result.schedule_cycles, full.result.schedule_cycles) << k << " W=" << w;
+          ++cases;
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 60);
+}
+
+// What the budget saves: 20,000 warps of (LC)^8 have a safe bound of about
+// 160,000 cycles, a frame per cycle without a budget.
+TEST(MakespanSearch, BudgetShrinksTheArena) {
+  std::string k;
+  for (int i = 0; i < 8; ++i) k += "LC";
+  const Problem p = make(k, 1, 1, 20000);
+  SearchOptions o;
+  o.memo_entries = 16;
+  std::size_t unbudgeted = 0;
+  ASSERT_EQ(makespan_search_arena_bytes(p.in, o, unbudgeted), Status::ok);
+  o.max_nodes = 10;
+  std::size_t budgeted = 0;
+  ASSERT_EQ(makespan_search_arena_bytes(p.in, o, budgeted), Status::ok);
+  EXPECT_GT(unbudgeted, 100000u * 16);
+  EXPECT_LT(budgeted, 4096u);
+  const SearchRun r = search(p, o, false);
+  ASSERT_TRUE(r.status == Status::ok || r.status == Status::budget_exhausted);
+  EXPECT_LE(r.result.lower_bound, r.result.upper_bound);
+}
+
 // CCCCSLCLCSCLCC over L, C and S, one unit each, 8 warps: the search proves
 // the worst case within 265 expansions with a one-entry memo, but
 // rebuilding a worst schedule takes thousands more.

@@ -113,6 +113,7 @@ int run(const MakespanOptions& o) {
     }
     search.time_limit_seconds = o.time_limit;
     search.ilp_paper_formulation = o.ilp_formulation == "paper";
+    search.schedule = o.schedule;
     const MakespanReport report = compute_makespan(problem, v, method, search);
     if (o.json) {
       nlohmann::json j = to_json(problem, v, report);

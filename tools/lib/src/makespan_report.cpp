@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 
 #include <fmt/format.h>
 
+#include "gpuwcet/checked_math.hpp"
 #include "gpuwcet/makespan_approx.hpp"
 #include "gpuwcet/makespan_bounds.hpp"
 #include "gpuwcet/makespan_search.hpp"
@@ -88,6 +90,12 @@ SearchOptions search_options(const SearchSettings& settings) {
   SearchOptions options;
   options.max_nodes = settings.budget_nodes;
   options.memo_entries = 1u << 22;
+  // Only an expanded state is stored, once: a node budget never fills more
+  // entries than it has nodes, and the memo (hundreds of megabytes for long
+  // kernels) need not be larger than twice that.
+  if (settings.budget_nodes != 0 && settings.budget_nodes < options.memo_entries / 2) {
+    options.memo_entries = std::max<std::uint64_t>(2 * settings.budget_nodes, 64);
+  }
   if (settings.progress) options.progress = print_progress;
   return options;
 }
@@ -119,7 +127,18 @@ void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
   Status st = makespan_search_arena_bytes(i.in, options, bytes);
   if (st != Status::ok) search_failed(st, "the exact search", v, problem.warps);
   std::vector<std::byte> arena(bytes);
-  r.schedule.assign(static_cast<std::size_t>(r.safe_pessimistic * v.shape.length), 0);
+  if (settings.schedule) {
+    // The core needs the root's upper bound times the length, the bound the
+    // report already holds (min of B1 and the order-aware B2).
+    std::uint64_t entries = 0;
+    if (!checked_mul(r.upper_bound, v.shape.length, entries) || entries > kMaxScheduleEntries) {
+      throw ToolError(fmt::format(
+          "--schedule: a worst schedule of up to {} cycles of {} transformed instructions is too "
+          "large to keep (at most {} entries); leave --schedule out for the bounds alone",
+          r.upper_bound, v.shape.length, kMaxScheduleEntries));
+    }
+    r.schedule.assign(static_cast<std::size_t>(entries), 0);
+  }
   SearchResult result;
   st = search_worst_makespan(i.in, options, arena, result, r.schedule);
   if (!has_result(st)) search_failed(st, "the exact search", v, problem.warps);
@@ -246,27 +265,32 @@ void run_exact(const MakespanProblem& problem, const ValidatedProblem& v,
 }
 
 // Gives warps identities: per position, a FIFO of the warps standing there.
+// Linear in cycles x length plus warps x length (the schedule of 65,535 warps
+// runs to millions of cycles).
 std::vector<std::vector<std::uint64_t>> warp_cycles(const ValidatedProblem& v,
                                                     const MakespanReport& r,
                                                     std::uint64_t warps) {
   const std::size_t len = static_cast<std::size_t>(v.shape.length);
-  std::vector<std::vector<std::uint64_t>> at(len + 1);
+  std::vector<std::deque<std::uint64_t>> at(len + 1);
   for (std::uint64_t w = 0; w < warps; ++w) at[0].push_back(w);
   std::vector<std::vector<std::uint64_t>> cycle_of(warps);
+  std::vector<std::uint64_t> moved;  // warps that left position k this cycle
+  std::vector<std::size_t> moved_to;
   for (std::uint64_t t = 0; t < r.schedule_cycles; ++t) {
-    std::vector<std::vector<std::uint64_t>> moved(len + 1);
+    moved.clear();
+    moved_to.clear();
     for (std::size_t k = 0; k < len; ++k) {
       const std::uint32_t x = r.schedule[static_cast<std::size_t>(t) * len + k];
       for (std::uint32_t i = 0; i < x && !at[k].empty(); ++i) {
         const std::uint64_t w = at[k].front();
-        at[k].erase(at[k].begin());
+        at[k].pop_front();
         cycle_of[w].push_back(t + 1);
-        moved[k + 1].push_back(w);
+        moved.push_back(w);
+        moved_to.push_back(k + 1);
       }
     }
-    for (std::size_t k = 1; k <= len; ++k) {
-      at[k].insert(at[k].end(), moved[k].begin(), moved[k].end());
-    }
+    // Arrivals join after the warps already waiting, in position order.
+    for (std::size_t i = 0; i < moved.size(); ++i) at[moved_to[i]].push_back(moved[i]);
   }
   return cycle_of;
 }
@@ -277,6 +301,11 @@ std::string gantt(const ValidatedProblem& v, const MakespanReport& r, std::uint6
   if (!r.schedule_available) {
     return "schedule: not available (the bounds are exact; the node budget ran out while "
            "rebuilding a worst schedule: raise --budget-nodes)\n";
+  }
+  if (warps > kMaxChartCells / std::max<std::uint64_t>(r.schedule_cycles, 1)) {
+    return fmt::format("schedule: {} warps x {} cycles, too large to draw (over {} cells); "
+                       "--json with --schedule lists each warp's instruction cycles\n",
+                       warps, r.schedule_cycles, kMaxChartCells);
   }
   const auto cycle_of = warp_cycles(v, r, warps);
   std::string out = fmt::format("schedule ({} cycles; row = warp, column = cycle):\n",

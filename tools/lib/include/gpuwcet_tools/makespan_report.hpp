@@ -50,6 +50,10 @@ struct SearchSettings {
   std::uint64_t approx_x = 0;      // approx: largest group size y; 0 = min(W, 8)
   double time_limit_seconds = 60;  // ILP time limit (ilp, and the exact method's fallback)
   bool ilp_paper_formulation = false;  // ilp: the paper's binaries instead of counts
+  // exact: keep a worst schedule (--schedule). Its buffer holds the safe
+  // bound times the transformed length (a gigabyte for 65,535 warps of 64
+  // instructions), and rebuilding it spends the node budget: off unless asked.
+  bool schedule = false;
 };
 
 // True when the GLPK integer programs are built in.
@@ -58,6 +62,13 @@ bool have_ilp();
 // Throws ToolError on overflow.
 MakespanReport compute_makespan(const MakespanProblem& problem, const ValidatedProblem& v,
                                 MakespanMethod method, const SearchSettings& search = {});
+
+// Largest schedule --schedule keeps (entries of cycles x transformed
+// instructions, 4 bytes each: 1 GiB; a larger bound refuses --schedule
+// before the search), and largest text chart (warps x cycles characters;
+// a larger one is replaced by a line saying so, JSON still lists it).
+inline constexpr std::uint64_t kMaxScheduleEntries = std::uint64_t{1} << 28;
+inline constexpr std::uint64_t kMaxChartCells = std::uint64_t{1} << 26;
 
 // The schedule as a text Gantt chart in the style of the paper's Fig. 2: one
 // row per warp, one column per cycle, the symbol executed or '.' when waiting.
