@@ -93,9 +93,23 @@ typedef struct gpuwcet_hardware_desc {
  * mem branch; `mem` gets memory_latency.
  * Returns GPUWCET_INVALID_ARGUMENT for a NULL hw, GPUWCET_NOT_FOUND for an
  * unknown or NULL name; *hw is then untouched. */
-GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_hardware_preset(const char* name,
-                                                            uint32_t memory_latency,
-                                                            gpuwcet_hardware_desc* hw);
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_hardware_preset_sized(const char* name,
+                                                                  uint32_t memory_latency,
+                                                                  gpuwcet_hardware_desc* hw,
+                                                                  size_t size);
+/* A macro passing the caller's sizeof(gpuwcet_hardware_desc), so that the
+ * library writes only the struct the caller has (struct_size = size). A
+ * size from before a field the preset sets (collector_units: 0.3) gives
+ * GPUWCET_INVALID_ARGUMENT, and *hw untouched: without it the description
+ * would be another machine, and its bounds not safe on this one. */
+#define gpuwcet_hardware_preset(name, memory_latency, hw) \
+  gpuwcet_hardware_preset_sized((name), (memory_latency), (hw), sizeof(gpuwcet_hardware_desc))
+/* The function objects compiled against the headers before 0.4.1 call: it
+ * writes the layout of 0.3 and 0.4 (objects compiled against 0.2 headers
+ * must be recompiled). */
+GPUWCET_CHECK_RETURN gpuwcet_status(gpuwcet_hardware_preset)(const char* name,
+                                                             uint32_t memory_latency,
+                                                             gpuwcet_hardware_desc* hw);
 
 /* Index of the unit called `name` in *hw through *index. Returns
  * GPUWCET_NOT_FOUND when there is none, GPUWCET_INVALID_ARGUMENT for NULL

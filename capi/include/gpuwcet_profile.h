@@ -97,7 +97,21 @@ typedef struct gpuwcet_kernel_wcet_result {
  * Returns GPUWCET_INVALID_ARGUMENT if the pointer is NULL. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_gpu_desc_init(gpuwcet_gpu_desc* gpu);
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_launch_init(gpuwcet_launch* launch);
-GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_kernel_info_init(gpuwcet_kernel_info* info);
+/* gpuwcet_kernel_info grew in 0.4 (block_bound_co_resident): its init is a
+ * macro passing the caller's sizeof, so the library writes only the struct
+ * the caller has. `size` is that sizeof: from the 0.3 layout (80 bytes) to
+ * this header's; else GPUWCET_INVALID_ARGUMENT, as for NULL. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_kernel_info_init_sized(gpuwcet_kernel_info* info,
+                                                                   size_t size);
+#define gpuwcet_kernel_info_init(info) \
+  gpuwcet_kernel_info_init_sized((info), sizeof(gpuwcet_kernel_info))
+/* The function objects compiled against the headers before 0.4.1 call. It
+ * cannot know their struct's size, so it fills the 0.3 layout, which every
+ * such caller has: gpuwcet_profile_kernel_info then gives B_S in
+ * block_bound_alone (safe for every k) and leaves block_bound_co_resident
+ * alone. Code compiled against 0.4.0 that reads that field must be
+ * recompiled. */
+GPUWCET_CHECK_RETURN gpuwcet_status(gpuwcet_kernel_info_init)(gpuwcet_kernel_info* info);
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_kernel_wcet_result_init(
     gpuwcet_kernel_wcet_result* result);
 

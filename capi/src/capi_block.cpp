@@ -125,9 +125,11 @@ gsl::span<const gpuwcet::Instruction> core_code(const gpuwcet_instruction* instr
 
 extern "C" {
 
-gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency,
-                                       gpuwcet_hardware_desc* hw) {
-  if (hw == nullptr) return GPUWCET_INVALID_ARGUMENT;
+gpuwcet_status gpuwcet_hardware_preset_sized(const char* name, uint32_t memory_latency,
+                                             gpuwcet_hardware_desc* hw, size_t size) {
+  if (hw == nullptr || size < kHardwareDescFirstSize || size > sizeof(gpuwcet_hardware_desc)) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
   gpuwcet::HardwareDescription core;
   const Status st = gpuwcet::make_hardware_preset(name, memory_latency, core);
   if (st != Status::ok) return to_c(st);
@@ -151,8 +153,20 @@ gpuwcet_status gpuwcet_hardware_preset(const char* name, uint32_t memory_latency
   out.launch_delay = core.launch_delay;
   out.exit_issues = core.exit_issues ? 1u : 0u;
   out.collector_units = core.collector_units;
-  *hw = out;
+  // A field the caller's struct lacks reads as 0 (hw_from_c): refuse a
+  // preset that needs one rather than describe another machine.
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&out);
+  for (std::size_t i = size; i < sizeof out; ++i) {
+    if (bytes[i] != 0) return GPUWCET_INVALID_ARGUMENT;
+  }
+  out.struct_size = static_cast<std::uint32_t>(size);
+  std::memcpy(hw, &out, size);
   return GPUWCET_OK;
+}
+
+gpuwcet_status(gpuwcet_hardware_preset)(const char* name, uint32_t memory_latency,
+                                        gpuwcet_hardware_desc* hw) {
+  return gpuwcet_hardware_preset_sized(name, memory_latency, hw, sizeof(gpuwcet_hardware_desc));
 }
 
 gpuwcet_status gpuwcet_find_unit(const gpuwcet_hardware_desc* hw, const char* name,

@@ -25,6 +25,9 @@ gsl::span<const std::uint8_t> bytes_of(const gpuwcet_profile* p) {
   return {p->data_, p->size_};
 }
 
+// The layout of 0.3, before block_bound_co_resident.
+constexpr std::size_t kKernelInfoFirstSize = offsetof(gpuwcet_kernel_info, block_bound_co_resident);
+
 // The kernel behind a handle; false for a handle never filled in.
 bool kernel_of(const gpuwcet_profile_kernel* k, gpuwcet::ProfileKernel& out) {
   if (k == nullptr || k->data_ == nullptr) return false;
@@ -40,7 +43,17 @@ extern "C" {
 
 gpuwcet_status gpuwcet_gpu_desc_init(gpuwcet_gpu_desc* gpu) { return init(gpu); }
 gpuwcet_status gpuwcet_launch_init(gpuwcet_launch* launch) { return init(launch); }
-gpuwcet_status gpuwcet_kernel_info_init(gpuwcet_kernel_info* info) { return init(info); }
+gpuwcet_status gpuwcet_kernel_info_init_sized(gpuwcet_kernel_info* info, size_t size) {
+  if (info == nullptr || size < kKernelInfoFirstSize || size > sizeof(gpuwcet_kernel_info)) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
+  std::memset(info, 0, size);
+  info->struct_size = static_cast<std::uint32_t>(size);
+  return GPUWCET_OK;
+}
+gpuwcet_status(gpuwcet_kernel_info_init)(gpuwcet_kernel_info* info) {
+  return gpuwcet_kernel_info_init_sized(info, kKernelInfoFirstSize);
+}
 gpuwcet_status gpuwcet_kernel_wcet_result_init(gpuwcet_kernel_wcet_result* result) {
   return init(result);
 }
@@ -91,9 +104,6 @@ gpuwcet_status gpuwcet_profile_find(const gpuwcet_profile* profile, const char* 
   kernel->index_ = index;
   return GPUWCET_OK;
 }
-
-// The layout of 0.3, before block_bound_co_resident.
-constexpr std::size_t kKernelInfoFirstSize = offsetof(gpuwcet_kernel_info, block_bound_co_resident);
 
 gpuwcet_status gpuwcet_profile_kernel_info(const gpuwcet_profile_kernel* kernel,
                                            gpuwcet_kernel_info* info) {

@@ -1,5 +1,6 @@
 /* The multi-phase analysis through the C API, from C99: what the caller
  * passes in is checked before it sizes or touches any memory. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -169,11 +170,35 @@ static void test_size_max_capacities(void) {
   CHECK(info.section_count == 1 && info.total_cycles > 0 && info.total_cycles != 777);
 }
 
+/* gpuwcet_hardware_preset writes only the struct the caller has, and
+ * refuses one that ends before a field the preset sets (collector_units,
+ * 0.3): the description would be another machine. */
+static void test_preset_sizes(void) {
+  static gpuwcet_hardware_desc hw;
+  static gpuwcet_hardware_desc full;
+  const size_t before_collectors = offsetof(gpuwcet_hardware_desc, collector_units);
+  memset(&full, 0, sizeof full);
+  CHECK(gpuwcet_hardware_preset("orin-sm", 200, &full) == GPUWCET_OK);
+  CHECK(full.struct_size == sizeof full && full.collector_units == 8);
+  memset(&hw, 0xAB, sizeof hw);
+  CHECK(gpuwcet_hardware_preset_sized("orin-sm", 200, &hw, before_collectors) ==
+        GPUWCET_INVALID_ARGUMENT);
+  CHECK(hw.struct_size == 0xABABABABu && hw.collector_units == 0xABABABABu);
+  CHECK(gpuwcet_hardware_preset_sized("orin-sm", 200, &hw, sizeof hw + 1) ==
+        GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_hardware_preset_sized("orin-sm", 200, NULL, sizeof hw) ==
+        GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_hardware_preset_sized("no-such", 200, &hw, sizeof hw) == GPUWCET_NOT_FOUND);
+  CHECK((gpuwcet_hardware_preset)("orin-sm", 200, &hw) == GPUWCET_OK);
+  CHECK(memcmp(&hw, &full, sizeof hw) == 0);
+}
+
 int main(void) {
   test_register_count_limit();
   test_size_max_capacities();
   test_sizing_call();
   test_inconsistent_summaries();
+  test_preset_sizes();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -270,6 +270,35 @@ static void test_alone_bound(void) {
   CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
 }
 
+/* gpuwcet_kernel_info grew in 0.4: the library writes only the struct the
+ * caller has. The macro passes this header's sizeof; objects compiled
+ * against older headers call the exported function, which fills the 0.3
+ * layout (80 bytes) and so never writes past a 0.3 caller's struct. */
+static void test_kernel_info_sizes(void) {
+  const size_t old_size = offsetof(gpuwcet_kernel_info, block_bound_co_resident);
+  gpuwcet_profile p = open_test_profile();
+  gpuwcet_profile_kernel k;
+  gpuwcet_kernel_info info;
+  CHECK(old_size == 80);
+  CHECK(gpuwcet_profile_find(&p, "scale_tile", &k) == GPUWCET_OK);
+  memset(&info, 0xAB, sizeof info);
+  CHECK(gpuwcet_kernel_info_init(&info) == GPUWCET_OK);
+  CHECK(info.struct_size == sizeof info && info.block_bound_co_resident == 0);
+  memset(&info, 0xAB, sizeof info);
+  CHECK((gpuwcet_kernel_info_init)(&info) == GPUWCET_OK);
+  CHECK(info.struct_size == old_size && info.block_interference_cycles == 0);
+  CHECK(info.block_bound_co_resident == 0xABABABABABABABABu);
+  CHECK(gpuwcet_profile_kernel_info(&k, &info) == GPUWCET_OK);
+  CHECK(info.block_bound_alone == 444 && info.block_bound_co_resident == 0xABABABABABABABABu);
+  memset(&info, 0xAB, sizeof info);
+  CHECK(gpuwcet_kernel_info_init_sized(&info, old_size) == GPUWCET_OK);
+  CHECK(info.struct_size == old_size && info.block_bound_co_resident == 0xABABABABABABABABu);
+  CHECK(gpuwcet_kernel_info_init_sized(&info, old_size - 1) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_kernel_info_init_sized(&info, sizeof info + 1) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_kernel_info_init_sized(NULL, sizeof info) == GPUWCET_INVALID_ARGUMENT);
+  CHECK((gpuwcet_kernel_info_init)(NULL) == GPUWCET_INVALID_ARGUMENT);
+}
+
 static void test_kernel_wcet_by_hand(void) {
   gpuwcet_profile p = open_test_profile();
   gpuwcet_profile_kernel k;
@@ -368,6 +397,7 @@ int main(void) {
   test_makespan_warps_cover_the_block();
   test_names_in_order();
   test_alone_bound();
+  test_kernel_info_sizes();
   test_kernel_wcet_by_hand();
   test_more_blocks_never_less_time();
   test_bad_launches();
