@@ -37,6 +37,9 @@ int run_compile(const CompileOptions& o) {
     std::vector<KernelEntry> kernels;
     for (const std::string& in : o.inputs) {
       auto more = load_manifest(in);
+      for (const KernelEntry& k : more) {
+        for (const std::string& n : k.notes) std::cerr << "note: " << n << '\n';
+      }
       kernels.insert(kernels.end(), more.begin(), more.end());
     }
     const std::vector<std::uint8_t> blob = write_profile(kernels);
@@ -62,11 +65,13 @@ int run_inspect(const InspectOptions& o) {
   using namespace gpuwcet::tools;
   try {
     const std::vector<std::uint8_t> blob = read_binary_file(o.input);
-    if (o.json) {
-      std::cout << json_text(inspect_json(blob)) << '\n';
-    } else {
-      std::cout << inspect_text(blob);
+    const nlohmann::json j = inspect_json(blob);
+    if (const auto trailing = j["trailing_bytes"].get<std::uint64_t>(); trailing != 0) {
+      std::cerr << fmt::format("note: {}: {} byte(s) after the profile's {} are ignored, as "
+                               "gpuwcet_profile_open ignores them\n",
+                               o.input, trailing, j["size"].get<std::uint64_t>());
     }
+    std::cout << (o.json ? json_text(j) + '\n' : inspect_text(blob));
     return 0;
   } catch (const ToolError& e) {
     std::cerr << "gpuwcet inspect: error: " << o.input << ": " << e.what() << '\n';

@@ -425,7 +425,7 @@ std::string to_text(const MakespanProblem& problem, const ValidatedProblem& v,
   out += fmt::format("kernel              {}  ({} warps of {} threads)\n", problem.kernel,
                      problem.warps, problem.warp_size);
   out += fmt::format("units               {}\n", units);
-  out += fmt::format("transformed kernel  {}  (warps served per cycle: {})\n",
+  out += fmt::format("transformed kernel  {}  (instructions of it served per cycle: {})\n",
                      v.transformed_kernel, caps);
   out += fmt::format("makespan            {} cycles  [method {}, {}{}]\n", r.makespan,
                      r.method_used, r.safe ? "safe upper bound" : "NOT a safe bound",

@@ -62,6 +62,7 @@ struct TracedTiming {
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> sections;
   std::uint64_t alone_bound = 0;  // block-wcet's bound
   std::size_t warps = 0;          // every row of `sections` has this many
+  std::vector<std::string> notes;  // the hardware's and the trace's, each with its file
 };
 
 // Folds an analysed block into `t` so that `t` bounds it too: each warp
@@ -137,6 +138,16 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   for (std::size_t i = first; i < last; ++i) {
     fold_block(analyse_block(hw.hw, trace, i, hw.barriers_drain), out);
   }
+  // As block-wcet warns, but a profile is trusted without anyone reading
+  // the warning: a bound below the run the trace records is refused.
+  if (trace.observed_cycles && out.alone_bound < *trace.observed_cycles) {
+    throw ToolError(fmt::format(
+        "{}: the bound, {} cycles, is below the {} the trace's run took: 'hardware', "
+        "'hardware_file', 'memory_latency' or 'block_dim' do not describe that run",
+        trace.path, out.alone_bound, *trace.observed_cycles));
+  }
+  for (const std::string& n : hw.notes) out.notes.push_back(hw.source + ": " + n);
+  for (const std::string& n : trace.notes) out.notes.push_back(trace.path + ": " + n);
   return out;
 }
 
@@ -257,8 +268,18 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
       }
       try {
         TracedTiming traced = timing_from_trace(path, from_trace);
+        if (k.block_threads != 0 && k.warp_size != 0 &&
+            traced.warps != (std::uint64_t{k.block_threads} + k.warp_size - 1) / k.warp_size) {
+          throw ToolError(fmt::format(
+              "the traced block has {} warps; block_threads = {} with warp_size {} has {}",
+              traced.warps, k.block_threads, k.warp_size,
+              (std::uint64_t{k.block_threads} + k.warp_size - 1) / k.warp_size));
+        }
         k.sections = std::move(traced.sections);
         k.block_bound_alone = traced.alone_bound;
+        for (const std::string& n : traced.notes) {
+          k.notes.push_back(fmt::format("{}: kernel '{}': {}", from_trace.where, k.name, n));
+        }
       } catch (const ToolError& e) {
         throw ToolError(fmt::format("{}: kernel '{}': {}", from_trace.where, k.name, e.what()));
       }

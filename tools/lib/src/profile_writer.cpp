@@ -85,6 +85,11 @@ std::vector<std::uint8_t> kernel_record(const KernelEntry& k, std::uint64_t alon
   if (k.kernel_string.size() > kProfileMaxKernelString) fail("kernel_string too long");
   if (!k.kernel_string.empty() && k.units.empty()) fail("kernel_string needs 'units'");
   if (k.units.size() > kMaxUnitClasses) fail("more than 8 unit classes");
+  if (!k.kernel_string.empty() && k.makespan_warps != 0 && k.makespan_warps < warps) {
+    // The model must cover every warp of the block (docs/profile-format.md).
+    fail(fmt::format("makespan_warps {} is below the block's {} warps ({} threads of warps of {})",
+                     k.makespan_warps, warps, k.block_threads, k.warp_size));
+  }
   if (!k.kernel_string.empty()) check_makespan_model(k, warps);
   if (k.block_bound_alone != 0 && k.sections.empty()) {
     throw ToolError(fmt::format("{}: 'block_bound_alone' needs 'sections'", alone_context(k)));
@@ -229,7 +234,13 @@ nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob) {
   const Profile p = open_or_throw(blob);
   nlohmann::json j;
   j["format_version"] = kProfileFormatVersion;
-  j["size"] = blob.size();
+  // The profile's own size (its header's, which open_profile checked);
+  // bytes after it, such as a flash image's padding, are ignored as the
+  // library ignores them, and counted.
+  const std::size_t size = static_cast<std::size_t>(blob[8]) | (std::size_t{blob[9]} << 8) |
+                           (std::size_t{blob[10]} << 16) | (std::size_t{blob[11]} << 24);
+  j["size"] = size;
+  j["trailing_bytes"] = blob.size() - size;
   j["kernels"] = nlohmann::json::array();
   for (std::uint32_t i = 0; i < p.kernel_count(); ++i) {
     const ProfileKernel k = p.kernel(i);

@@ -35,6 +35,9 @@ struct KernelEntry {
   // "manifest:line" of its [[kernel]] table, which the writer's messages
   // start with; empty for an entry made in code.
   std::string where;
+  // What the analysis of its trace noted (a warp cut short, an option the
+  // model does not use, ...), each naming the manifest line and the file.
+  std::vector<std::string> notes;
 };
 
 // Reads a manifest (docs/profile-format.md, "Manifest"). Relative paths in
