@@ -99,7 +99,9 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_sm_init(gpuwcet_sm_desc* sm, uint32_
 
 /* Appends a unit class. Returns GPUWCET_TOO_MANY_CLASSES, GPUWCET_UNKNOWN_SYMBOL
  * (symbol not in 'A'..'Z'), GPUWCET_DUPLICATE_CLASS, GPUWCET_ZERO_UNITS or
- * GPUWCET_INVALID_ARGUMENT on failure, leaving *sm unchanged. */
+ * GPUWCET_INVALID_ARGUMENT on failure, leaving *sm unchanged. A table that is
+ * already invalid (its fields written by hand) gives that table's error,
+ * whatever the new class. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_sm_add_class(gpuwcet_sm_desc* sm, char symbol,
                                                          uint32_t units);
 
@@ -115,8 +117,9 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_sigma(const gpuwcet_sm_desc* sm, cha
 
 /* Length of the transformed string (sigma = p/q: every instruction repeated q
  * times, class capacity p per cycle). On GPUWCET_UNKNOWN_SYMBOL or
- * GPUWCET_UNDESCRIBED_CLASS, *error_index (if error_index is not NULL)
- * receives the offending position. */
+ * GPUWCET_UNDESCRIBED_CLASS from the kernel, *error_index (if error_index is
+ * not NULL) receives the offending position; an error of the SM description
+ * itself (a class symbol written by hand outside 'A'..'Z') leaves it alone. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_transformed_length(const gpuwcet_sm_desc* sm,
                                                                const char* kernel,
                                                                size_t kernel_len,

@@ -162,12 +162,19 @@ const char* kind_name(PhaseKind k) { return k == PhaseKind::execution ? "executi
 CommandOutput run_phases(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
   CommandOutput out;
-  const BlockTrace& block = in.trace.blocks[chosen_block(in, o.block)];
+  const std::size_t block_index = chosen_block(in, o.block);
+  const BlockTrace& block = in.trace.blocks[block_index];
   Timeline timeline;
   timeline.title = fmt::format("{} {}: phases of each warp alone", o.trace, block.label);
   nlohmann::json j = inputs_json(in);
   j["block"] = block.label;
+  j["block_index"] = block_index;
   j["warps"] = nlohmann::json::array();
+  // Which block, when the trace has several (as block-wcet and simulate say).
+  if (!o.json && in.trace.blocks.size() > 1) {
+    out.text += fmt::format("{} (index {} of the trace's {} blocks)\n", block.label, block_index,
+                            in.trace.blocks.size());
+  }
   for (std::uint32_t i : chosen_warps(block, o.warp)) {
     const WarpAnalysis a = analyse_warp(in.config.hw, block.warps[i], in.trace.register_count,
                                         in.config.barriers_drain);

@@ -1,5 +1,6 @@
 // gpuwcet compile / gpuwcet inspect: compiled timing profiles
 // (docs/profile-format.md).
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -50,6 +51,12 @@ int run_compile(const CompileOptions& o) {
       command += " --emit-c --symbol " + o.symbol + " -o " + o.output;
       write_text_file(o.output, emit_c(blob, o.symbol, command));
     } else {
+      // A binary profile in a file named as C source is almost surely a
+      // forgotten --emit-c; written anyway, as asked.
+      const std::string ext = std::filesystem::path(o.output).extension().string();
+      if (ext == ".c" || ext == ".h" || ext == ".inc") {
+        std::cerr << fmt::format("note: {}: a binary profile; --emit-c writes C source\n", o.output);
+      }
       write_binary_file(o.output, blob);
     }
     std::cout << fmt::format("{}: {} kernel(s), {} bytes\n", o.output, kernels.size(),

@@ -159,7 +159,7 @@ class Reader {
       }
       if (!d || too_many) {
         fail_at(name_, line_,
-                fmt::format("'-{}' must be (x,y,z) with extents of at least 1{}, got '{}'", key,
+                fmt::format("'-{}' must be (x,y,z) with extents from 1 to 4294967295{}, got '{}'", key,
                             key == "block dim" ? " and at most 1024 threads" : "", value));
       }
       (key == "grid dim" ? grid_ : block_) = *d;

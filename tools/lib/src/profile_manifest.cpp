@@ -198,6 +198,11 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
       if (name == "name") {
         if (!n.is_string()) throw ToolError(fmt::format("{}: 'name' must be a string", where(path, n)));
         k.name = *n.value<std::string>();
+        // Checked here too, so that no message echoes a name of any length.
+        if (k.name.size() >= kProfileNameSize) {
+          throw ToolError(fmt::format("{}: 'name' has {} characters; a profile keeps at most {}",
+                                      where(path, n), k.name.size(), kProfileNameSize - 1));
+        }
       } else if (name == "block_threads") {
         k.block_threads = static_cast<std::uint32_t>(integer(path, n, name, 0xFFFFFFFFu));
       } else if (name == "warp_size") {

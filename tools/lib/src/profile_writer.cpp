@@ -30,17 +30,23 @@ void set32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
+// The name as messages quote it: a name too long for a profile (at most
+// 31 characters) is cut after 40, not echoed whole.
+std::string quoted_name(const KernelEntry& k) {
+  return k.name.size() <= 40 ? k.name : k.name.substr(0, 40) + "...";
+}
+
 // "manifest:line: kernel 'name'", the start of a message about `k`.
 std::string kernel_context(const KernelEntry& k) {
-  return k.where.empty() ? fmt::format("kernel '{}'", k.name)
-                         : fmt::format("{}: kernel '{}'", k.where, k.name);
+  return k.where.empty() ? fmt::format("kernel '{}'", quoted_name(k))
+                         : fmt::format("{}: kernel '{}'", k.where, quoted_name(k));
 }
 
 // kernel_context at the line of 'block_bound_alone' when the manifest gave it.
 std::string alone_context(const KernelEntry& k) {
   return k.block_bound_alone_where.empty()
              ? kernel_context(k)
-             : fmt::format("{}: kernel '{}'", k.block_bound_alone_where, k.name);
+             : fmt::format("{}: kernel '{}'", k.block_bound_alone_where, quoted_name(k));
 }
 
 // The makespan model as the makespan analysis checks it: classes, unit
@@ -303,8 +309,13 @@ std::string inspect_text(const std::vector<std::uint8_t>& blob) {
       o << "\n";
     }
     if (k.contains("kernel_string")) {
-      o << fmt::format("  makespan model      {} x {}\n", k["makespan_warps"].get<std::uint32_t>(),
-                       k["kernel_string"].get<std::string>());
+      std::string units;
+      for (const auto& [symbol, count] : k["units"].items()) {
+        units += fmt::format("{}{}={}", units.empty() ? "" : ",", symbol, count.get<std::uint32_t>());
+      }
+      o << fmt::format("  makespan model      {} x {}, units {}\n",
+                       k["makespan_warps"].get<std::uint32_t>(),
+                       k["kernel_string"].get<std::string>(), units);
     }
     o << fmt::format("  block bound alone   {} cycles (B_1)\n",
                      k["block_bound_alone"].get<std::uint64_t>());
