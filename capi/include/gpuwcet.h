@@ -101,7 +101,7 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_sm_init(gpuwcet_sm_desc* sm, uint32_
  * (symbol not in 'A'..'Z'), GPUWCET_DUPLICATE_CLASS, GPUWCET_ZERO_UNITS or
  * GPUWCET_INVALID_ARGUMENT on failure, leaving *sm unchanged. A table that is
  * already invalid (its fields written by hand) gives that table's error,
- * whatever the new class. */
+ * whatever class is appended. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_sm_add_class(gpuwcet_sm_desc* sm, char symbol,
                                                          uint32_t units);
 

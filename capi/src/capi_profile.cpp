@@ -67,9 +67,8 @@ gpuwcet_status gpuwcet_profile_open(const void* blob, size_t size, gpuwcet_profi
   const Status st = gpuwcet::open_profile({data, size}, p);
   if (st != Status::ok) return to_c(st);
   profile->data_ = data;
-  // open_profile keeps the profile's own size, which is <= size.
-  profile->size_ = static_cast<std::uint32_t>(
-      data[8] | (data[9] << 8) | (data[10] << 16) | (std::uint32_t{data[11]} << 24));
+  // The profile's own size, <= size < 4 GiB (checked above).
+  profile->size_ = static_cast<std::uint32_t>(p.size());
   profile->kernel_count = p.kernel_count();
   return GPUWCET_OK;
 }

@@ -88,6 +88,9 @@ class Profile {
  public:
   Profile() noexcept = default;
   std::uint32_t kernel_count() const noexcept;
+  // The profile's own size, from its header: bytes after it in what
+  // open_profile was given (a flash image's padding) are not part of it.
+  std::size_t size() const noexcept { return blob_.size(); }
   // Requires index < kernel_count(). Indices follow the names' order
   // (bytewise): index 0 is the kernel with the smallest name.
   ProfileKernel kernel(std::uint32_t index) const noexcept;

@@ -273,12 +273,12 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
       }
       try {
         TracedTiming traced = timing_from_trace(path, from_trace);
-        if (k.block_threads != 0 && k.warp_size != 0 &&
-            traced.warps != (std::uint64_t{k.block_threads} + k.warp_size - 1) / k.warp_size) {
+        const std::uint64_t block_warps =
+            k.warp_size == 0 ? 0 : ceil_div(k.block_threads, k.warp_size);
+        if (k.block_threads != 0 && k.warp_size != 0 && traced.warps != block_warps) {
           throw ToolError(fmt::format(
               "the traced block has {} warps; block_threads = {} with warp_size {} has {}",
-              traced.warps, k.block_threads, k.warp_size,
-              (std::uint64_t{k.block_threads} + k.warp_size - 1) / k.warp_size));
+              traced.warps, k.block_threads, k.warp_size, block_warps));
         }
         k.sections = std::move(traced.sections);
         k.block_bound_alone = traced.alone_bound;

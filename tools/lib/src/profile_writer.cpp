@@ -30,23 +30,17 @@ void set32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
-// The name as messages quote it: a name too long for a profile (at most
-// 31 characters) is cut after 40, not echoed whole.
-std::string quoted_name(const KernelEntry& k) {
-  return k.name.size() <= 40 ? k.name : k.name.substr(0, 40) + "...";
-}
-
 // "manifest:line: kernel 'name'", the start of a message about `k`.
 std::string kernel_context(const KernelEntry& k) {
-  return k.where.empty() ? fmt::format("kernel '{}'", quoted_name(k))
-                         : fmt::format("{}: kernel '{}'", k.where, quoted_name(k));
+  return k.where.empty() ? fmt::format("kernel '{}'", k.name)
+                         : fmt::format("{}: kernel '{}'", k.where, k.name);
 }
 
 // kernel_context at the line of 'block_bound_alone' when the manifest gave it.
 std::string alone_context(const KernelEntry& k) {
   return k.block_bound_alone_where.empty()
              ? kernel_context(k)
-             : fmt::format("{}: kernel '{}'", k.block_bound_alone_where, quoted_name(k));
+             : fmt::format("{}: kernel '{}'", k.block_bound_alone_where, k.name);
 }
 
 // The makespan model as the makespan analysis checks it: classes, unit
@@ -240,13 +234,10 @@ nlohmann::json inspect_json(const std::vector<std::uint8_t>& blob) {
   const Profile p = open_or_throw(blob);
   nlohmann::json j;
   j["format_version"] = kProfileFormatVersion;
-  // The profile's own size (its header's, which open_profile checked);
-  // bytes after it, such as a flash image's padding, are ignored as the
-  // library ignores them, and counted.
-  const std::size_t size = static_cast<std::size_t>(blob[8]) | (std::size_t{blob[9]} << 8) |
-                           (std::size_t{blob[10]} << 16) | (std::size_t{blob[11]} << 24);
-  j["size"] = size;
-  j["trailing_bytes"] = blob.size() - size;
+  // Bytes after the profile, such as a flash image's padding, are ignored
+  // as the library ignores them, and counted.
+  j["size"] = p.size();
+  j["trailing_bytes"] = blob.size() - p.size();
   j["kernels"] = nlohmann::json::array();
   for (std::uint32_t i = 0; i < p.kernel_count(); ++i) {
     const ProfileKernel k = p.kernel(i);
