@@ -247,12 +247,23 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
         }
       } else if (name == "trace" || name == "hardware" || name == "hardware_file" ||
                  name == "block" || name == "block_dim") {
-        if (!n.is_string()) throw ToolError(fmt::format("{}: '{}' must be a string", where(path, n), name));
+        // A block index and a one-dimensional shape read naturally as
+        // numbers (block = 3, block_dim = 256): take them as their text.
+        const bool numeric = name == "block" || name == "block_dim";
+        std::string text;
+        if (n.is_string()) {
+          text = *n.value<std::string>();
+        } else if (numeric && n.is_integer()) {
+          text = std::to_string(integer(path, n, name, 0xFFFFFFFFu));
+        } else {
+          throw ToolError(fmt::format("{}: '{}' must be a string{}", where(path, n), name,
+                                      numeric ? " or an integer" : ""));
+        }
         (name == "trace"           ? from_trace.trace
          : name == "hardware"      ? from_trace.preset
          : name == "hardware_file" ? from_trace.hardware_file
          : name == "block"         ? from_trace.block
-                                   : from_trace.block_dim) = *n.value<std::string>();
+                                   : from_trace.block_dim) = std::move(text);
         if (name == "trace" || from_trace.where.empty()) from_trace.where = where(path, n);
       } else if (name == "memory_latency") {
         from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, kMaxUnitCycles));
