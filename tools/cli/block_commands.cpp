@@ -238,8 +238,9 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
     j["block"] = a.label;
     j["block_index"] = a.block_index;
     j["bound"] = bb.safe_upper_bound;
-    // Shown safe for the modelled machine only (HardwareConfig::modelled).
-    j["safe"] = in.config.modelled;
+    // Shown safe for the modelled machine only (HardwareConfig::modelled),
+    // and not for a run the inputs do not describe.
+    j["safe"] = in.config.modelled && below.empty();
     j["gub"] = bb.general_upper_bound;
     j["gub_safe"] = false;
     // null where the longest warp bounds nothing from below.
@@ -282,7 +283,8 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
                             a.warps.size(), plural(a.warps.size()), a.section_bounds.size(),
                             plural(a.section_bounds.size()));
     out.text += fmt::format("block WCET bound    {} cycles  [{}]\n", bb.safe_upper_bound,
-                            in.config.modelled
+                            !below.empty() ? "NOT safe: below the trace's observed run, see the warning"
+                            : in.config.modelled
                                 ? "safe for every work-conserving scheduler"
                                 : "NOT shown safe: the hardware is not the modelled machine, see the notes");
     out.text += fmt::format("paper's GUB         {} cycles  [Jeanmougin et al.; NOT safe in general, docs/multiphase.md]\n",
