@@ -9,8 +9,9 @@
  *   when fields are appended. A struct_size smaller than the first release's
  *   layout gives GPUWCET_INVALID_ARGUMENT. Once a struct has grown, the
  *   functions that fill it whole take the caller's sizeof through a macro
- *   of the old name (gpuwcet_kernel_info_init, gpuwcet_hardware_preset): a
- *   function cannot know the size of a struct compiled elsewhere.
+ *   of the old name (gpuwcet_kernel_info_init, gpuwcet_hardware_preset,
+ *   gpuwcet_gpu_desc_init): a function cannot know the size of a struct
+ *   compiled elsewhere.
  * - No function allocates, performs I/O, or keeps state between calls.
  * - Pointers may not be NULL unless a function says otherwise; a NULL where
  *   none is accepted gives GPUWCET_INVALID_ARGUMENT.
@@ -30,9 +31,9 @@ extern "C" {
 #endif
 
 #define GPUWCET_VERSION_MAJOR 0
-#define GPUWCET_VERSION_MINOR 4
-#define GPUWCET_VERSION_PATCH 1
-#define GPUWCET_VERSION_STRING "0.4.1"
+#define GPUWCET_VERSION_MINOR 5
+#define GPUWCET_VERSION_PATCH 0
+#define GPUWCET_VERSION_STRING "0.5.0"
 /* major * 10000 + minor * 100 + patch */
 #define GPUWCET_VERSION_NUMBER \
   (GPUWCET_VERSION_MAJOR * 10000 + GPUWCET_VERSION_MINOR * 100 + GPUWCET_VERSION_PATCH)

@@ -69,9 +69,19 @@ typedef struct gpuwcet_gpu_desc {
   uint32_t max_warps_per_sm;
   uint32_t registers_per_sm;
   uint32_t register_alloc_unit; /* registers per warp round up to this; 0: 1 */
-  uint32_t shared_memory_per_sm; /* bytes */
+  uint32_t shared_memory_per_sm; /* bytes: the carveout the kernel runs with */
   uint32_t clock_khz;            /* 0: no nanoseconds in the result */
   uint64_t dispatch_delay;       /* d: cycles from a free slot to a block start */
+  /* Since 0.5 (0 for a caller whose struct_size ends before them). Give
+   * them for a GPU that has them: without, k may come out above the
+   * hardware's, and the bound below the launch's time (assumption A3). */
+  uint32_t register_partitions;  /* register file sub-partitions, each warp's
+                                    registers from one (NVIDIA: 4 since
+                                    Kepler, GP100 2); 0: 1 */
+  uint32_t shared_memory_alloc_unit;         /* bytes; 0: 1 */
+  uint32_t shared_memory_reserved_per_block; /* bytes the system keeps per
+                                                block (NVIDIA since Ampere:
+                                                1024) */
 } gpuwcet_gpu_desc;
 
 /* One launch of a kernel. */
@@ -90,12 +100,20 @@ typedef struct gpuwcet_kernel_wcet_result {
   uint64_t block_bound_shared; /* B_k: B_1 if min(k, G) = 1, else B_S + (min(k, G) - 1) * E */
   uint64_t rounds_estimate;    /* DS * (d + B_k): synchronous rounds, NOT proven safe */
   uint64_t cycles;             /* the safe bound on the whole launch */
-  uint64_t nanoseconds;        /* ceil(cycles / clock), 0 when clock_khz = 0 */
+  uint64_t nanoseconds;        /* ceil(cycles * 10^6 / clock_khz), 0 when clock_khz = 0 */
 } gpuwcet_kernel_wcet_result;
 
 /* Each *_init zeroes *x and sets struct_size.
  * Returns GPUWCET_INVALID_ARGUMENT if the pointer is NULL. */
-GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_gpu_desc_init(gpuwcet_gpu_desc* gpu);
+/* gpuwcet_gpu_desc grew in 0.5 (register_partitions and the shared-memory
+ * allocation): its init is a macro passing the caller's sizeof, from the
+ * first layout (48 bytes, to 0.4) to this header's; else
+ * GPUWCET_INVALID_ARGUMENT, as for NULL. */
+GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_gpu_desc_init_sized(gpuwcet_gpu_desc* gpu, size_t size);
+#define gpuwcet_gpu_desc_init(gpu) gpuwcet_gpu_desc_init_sized((gpu), sizeof(gpuwcet_gpu_desc))
+/* The function objects compiled against the headers before 0.5 call: it
+ * fills the layout they have, without the fields of 0.5. */
+GPUWCET_CHECK_RETURN gpuwcet_status(gpuwcet_gpu_desc_init)(gpuwcet_gpu_desc* gpu);
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_launch_init(gpuwcet_launch* launch);
 /* gpuwcet_kernel_info grew in 0.4 (block_bound_co_resident): its init is a
  * macro passing the caller's sizeof, so the library writes only the struct

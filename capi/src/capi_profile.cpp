@@ -27,6 +27,15 @@ gsl::span<const std::uint8_t> bytes_of(const gpuwcet_profile* p) {
 
 // The layout of 0.3, before block_bound_co_resident.
 constexpr std::size_t kKernelInfoFirstSize = offsetof(gpuwcet_kernel_info, block_bound_co_resident);
+// The layout before 0.5, before register_partitions and the shared-memory
+// allocation.
+constexpr std::size_t kGpuDescFirstSize = offsetof(gpuwcet_gpu_desc, register_partitions);
+
+// Whether a caller's struct of `struct_size` bytes holds the field at
+// `offset` of `size` bytes.
+constexpr bool has_field(std::uint32_t struct_size, std::size_t offset, std::size_t size) {
+  return struct_size >= offset + size;
+}
 
 // The kernel behind a handle; false for a handle never filled in.
 bool kernel_of(const gpuwcet_profile_kernel* k, gpuwcet::ProfileKernel& out) {
@@ -41,7 +50,17 @@ bool kernel_of(const gpuwcet_profile_kernel* k, gpuwcet::ProfileKernel& out) {
 
 extern "C" {
 
-gpuwcet_status gpuwcet_gpu_desc_init(gpuwcet_gpu_desc* gpu) { return init(gpu); }
+gpuwcet_status gpuwcet_gpu_desc_init_sized(gpuwcet_gpu_desc* gpu, size_t size) {
+  if (gpu == nullptr || size < kGpuDescFirstSize || size > sizeof(gpuwcet_gpu_desc)) {
+    return GPUWCET_INVALID_ARGUMENT;
+  }
+  std::memset(gpu, 0, size);
+  gpu->struct_size = static_cast<std::uint32_t>(size);
+  return GPUWCET_OK;
+}
+gpuwcet_status(gpuwcet_gpu_desc_init)(gpuwcet_gpu_desc* gpu) {
+  return gpuwcet_gpu_desc_init_sized(gpu, kGpuDescFirstSize);
+}
 gpuwcet_status gpuwcet_launch_init(gpuwcet_launch* launch) { return init(launch); }
 gpuwcet_status gpuwcet_kernel_info_init_sized(gpuwcet_kernel_info* info, size_t size) {
   if (info == nullptr || size < kKernelInfoFirstSize || size > sizeof(gpuwcet_kernel_info)) {
@@ -142,7 +161,7 @@ gpuwcet_status gpuwcet_kernel_wcet(const gpuwcet_profile_kernel* kernel,
                                    gpuwcet_kernel_wcet_result* result) {
   gpuwcet::ProfileKernel k;
   if (!kernel_of(kernel, k) || gpu == nullptr || launch == nullptr || result == nullptr ||
-      !struct_size_ok(gpu->struct_size, sizeof(gpuwcet_gpu_desc)) ||
+      !struct_size_ok(gpu->struct_size, kGpuDescFirstSize) ||
       !struct_size_ok(launch->struct_size, sizeof(gpuwcet_launch)) ||
       !struct_size_ok(result->struct_size, sizeof(gpuwcet_kernel_wcet_result))) {
     return GPUWCET_INVALID_ARGUMENT;
@@ -164,6 +183,13 @@ gpuwcet_status gpuwcet_kernel_wcet(const gpuwcet_profile_kernel* kernel,
   g.registers_per_sm = gpu->registers_per_sm;
   g.register_alloc_unit = gpu->register_alloc_unit;
   g.shared_memory_per_sm = gpu->shared_memory_per_sm;
+  // The fields of 0.5 are read only from a caller whose struct has them.
+#define GPUWCET_GPU_FIELD_(f) \
+  if (has_field(gpu->struct_size, offsetof(gpuwcet_gpu_desc, f), sizeof gpu->f)) g.f = gpu->f
+  GPUWCET_GPU_FIELD_(register_partitions);
+  GPUWCET_GPU_FIELD_(shared_memory_alloc_unit);
+  GPUWCET_GPU_FIELD_(shared_memory_reserved_per_block);
+#undef GPUWCET_GPU_FIELD_
   g.dispatch_delay = gpu->dispatch_delay;
   g.clock_khz = gpu->clock_khz;
   gpuwcet::KernelWcet w;

@@ -65,7 +65,10 @@ static gpuwcet_status describe_gpu(gpuwcet_gpu_desc* gpu) {
   gpu->max_warps_per_sm = 48;
   gpu->registers_per_sm = 65536;
   gpu->register_alloc_unit = 256;
+  gpu->register_partitions = 4;
   gpu->shared_memory_per_sm = 164 * 1024;
+  gpu->shared_memory_alloc_unit = 128;
+  gpu->shared_memory_reserved_per_block = 1024;
   gpu->dispatch_delay = 200;
   gpu->clock_khz = 1300000;
   return GPUWCET_OK;

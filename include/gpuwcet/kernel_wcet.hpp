@@ -22,7 +22,15 @@ struct GpuDescription {
   std::uint32_t max_warps_per_sm = 0;
   std::uint32_t registers_per_sm = 0;        // 32-bit registers
   std::uint32_t register_alloc_unit = 0;     // registers per warp are rounded up to this (0: 1)
-  std::uint32_t shared_memory_per_sm = 0;    // bytes
+  // Sub-partitions of the register file (0: 1). A warp's registers come from
+  // one of them, so at most floor(registers_per_sm / partitions / registers
+  // per warp) warps fit in each: 4 on NVIDIA SMs since Kepler (GP100: 2).
+  std::uint32_t register_partitions = 0;
+  std::uint32_t shared_memory_per_sm = 0;    // bytes: the carveout the kernel runs with
+  // A block's shared memory, plus what the system reserves per block, is
+  // rounded up to the allocation unit (0: 1).
+  std::uint32_t shared_memory_alloc_unit = 0;          // bytes
+  std::uint32_t shared_memory_reserved_per_block = 0;  // bytes (1024 on NVIDIA SMs since Ampere)
   std::uint64_t dispatch_delay = 0;          // d: cycles from a free slot to the next block start
   std::uint64_t clock_khz = 0;               // 0: no nanoseconds
 };
@@ -59,16 +67,18 @@ struct KernelWcet {
   std::uint64_t nanoseconds = 0;       // ceil(cycles * 1e6 / clock_khz), 0 without a clock
 };
 
-// k: blocks of this size that fit on one SM (min over the limits).
-// Returns invalid_argument (zero threads, zero SMs or warp size), or
-// launch_does_not_fit (k = 0, also for a block whose registers pass 64 bits
-// under a register limit).
+// k: blocks of this size that fit on one SM (min over the limits; threads
+// count in whole warps, as the SM allocates them: docs/kernel-wcet.md).
+// Returns invalid_argument (zero threads, zero SMs or warp size, or none of
+// max_blocks/threads/warps_per_sm set), or launch_does_not_fit (k = 0, also
+// for a block whose registers or shared memory pass 64 bits under a limit).
 [[nodiscard]] Status blocks_per_sm(const GpuDescription& gpu, const BlockTiming& block,
                                    std::uint32_t& k) noexcept;
 
 // Safe WCET of a grid of `grid_blocks` blocks (docs/kernel-wcet.md, Thm. 1).
 // Returns invalid_argument (grid_blocks = 0 or what blocks_per_sm refuses),
-// launch_does_not_fit, overflow; `out` is written only on ok.
+// launch_does_not_fit, overflow (a product on the way passes 64 bits, even
+// where the bound itself would not); `out` is written only on ok.
 [[nodiscard]] Status kernel_wcet(const GpuDescription& gpu, const BlockTiming& block,
                                  std::uint64_t grid_blocks, KernelWcet& out) noexcept;
 

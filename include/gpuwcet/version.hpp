@@ -6,8 +6,8 @@
 namespace gpuwcet {
 
 inline constexpr std::uint32_t kVersionMajor = 0;
-inline constexpr std::uint32_t kVersionMinor = 4;
-inline constexpr std::uint32_t kVersionPatch = 1;
-inline constexpr const char* kVersionString = "0.4.1";
+inline constexpr std::uint32_t kVersionMinor = 5;
+inline constexpr std::uint32_t kVersionPatch = 0;
+inline constexpr const char* kVersionString = "0.5.0";
 
 }  // namespace gpuwcet

@@ -30,24 +30,36 @@ Status blocks_per_sm(const GpuDescription& gpu, const BlockTiming& block,
   }
   std::uint64_t fit = ~std::uint64_t{0};
   apply_limit(gpu.max_blocks_per_sm, 1, fit);
-  apply_limit(gpu.max_threads_per_sm, block.block_threads, fit);
+  // The SM holds threads in whole warps: an 80-thread block takes 96 of
+  // them (docs/kernel-wcet.md, "Notation: k").
+  apply_limit(gpu.max_threads_per_sm, warps * gpu.warp_size, fit);  // < block_threads + warp_size
   apply_limit(gpu.max_warps_per_sm, warps, fit);
   if (block.registers_per_thread != 0 && gpu.registers_per_sm != 0) {
-    // Registers are allocated per warp, rounded up to the allocation unit.
+    // Registers are allocated per warp, rounded up to the allocation unit,
+    // each warp's from one sub-partition of the register file: the warps
+    // that fit are those that fit in one partition times the partitions.
     std::uint64_t per_warp = 0;
     if (!checked_mul(block.registers_per_thread, gpu.warp_size, per_warp)) return Status::overflow;
     const std::uint64_t unit = gpu.register_alloc_unit == 0 ? 1 : gpu.register_alloc_unit;
     per_warp = ceil_div(per_warp, unit) * unit;  // <= 2^32 * 2^32 / 1: fits in 64 bits
-    std::uint64_t per_block = 0;
-    // A block needing more than 64 bits of registers fits no SM.
-    if (!checked_mul(per_warp, warps, per_block)) return Status::launch_does_not_fit;
-    apply_limit(gpu.registers_per_sm, per_block, fit);
+    const std::uint64_t partitions = gpu.register_partitions == 0 ? 1 : gpu.register_partitions;
+    const std::uint64_t warps_fit = (gpu.registers_per_sm / partitions / per_warp) * partitions;
+    apply_limit(warps_fit, warps, fit);
+    if (warps_fit == 0) fit = 0;  // apply_limit reads a zero limit as none
   }
-  if (block.shared_memory_per_block != 0 && gpu.shared_memory_per_sm != 0) {
-    apply_limit(gpu.shared_memory_per_sm, block.shared_memory_per_block, fit);
+  // Shared memory per block, with the system's reserve, in whole allocation
+  // units; the reserve counts even for a block that declares none.
+  std::uint64_t smem = std::uint64_t{block.shared_memory_per_block} +
+                       gpu.shared_memory_reserved_per_block;  // < 2^33
+  if (smem != 0 && gpu.shared_memory_per_sm != 0) {
+    const std::uint64_t unit =
+        gpu.shared_memory_alloc_unit == 0 ? 1 : gpu.shared_memory_alloc_unit;
+    smem = ceil_div(smem, unit) * unit;  // < 2^33 + 2^32
+    apply_limit(gpu.shared_memory_per_sm, smem, fit);
   }
   if (fit == 0) return Status::launch_does_not_fit;
-  // fit <= one of the 32-bit limits, all of which are set here.
+  // fit <= the smallest limit set (at least one of the block, thread and
+  // warp limits is), each at most 32 bits.
   k = static_cast<std::uint32_t>(std::min<std::uint64_t>(fit, 0xFFFFFFFFu));
   return Status::ok;
 }

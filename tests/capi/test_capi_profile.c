@@ -299,6 +299,59 @@ static void test_kernel_info_sizes(void) {
   CHECK((gpuwcet_kernel_info_init)(NULL) == GPUWCET_INVALID_ARGUMENT);
 }
 
+/* gpuwcet_gpu_desc grew in 0.5; a caller compiled before it has 48 bytes,
+ * and its fields of 0.5 are neither written nor read. */
+static void test_gpu_desc_sizes(void) {
+  const size_t old_size = offsetof(gpuwcet_gpu_desc, register_partitions);
+  gpuwcet_profile p = open_test_profile();
+  gpuwcet_profile_kernel k;
+  gpuwcet_gpu_desc gpu;
+  gpuwcet_launch launch;
+  gpuwcet_kernel_wcet_result r;
+  CHECK(old_size == 48);
+  CHECK(gpuwcet_profile_find(&p, "stencil", &k) == GPUWCET_OK);
+  CHECK(gpuwcet_launch_init(&launch) == GPUWCET_OK);
+  CHECK(gpuwcet_kernel_wcet_result_init(&r) == GPUWCET_OK);
+  launch.grid_blocks = 100;
+  memset(&gpu, 0xAB, sizeof gpu);
+  CHECK(gpuwcet_gpu_desc_init(&gpu) == GPUWCET_OK);
+  CHECK(gpu.struct_size == sizeof gpu && gpu.register_partitions == 0 &&
+        gpu.shared_memory_reserved_per_block == 0);
+  memset(&gpu, 0xAB, sizeof gpu);
+  CHECK((gpuwcet_gpu_desc_init)(&gpu) == GPUWCET_OK);
+  CHECK(gpu.struct_size == old_size && gpu.dispatch_delay == 0);
+  CHECK(gpu.register_partitions == 0xABABABABu);
+  /* "stencil": 64 threads, 40 registers each, 2 warps of 1280 registers.
+   * k = min(32 blocks, 2048 / 64 threads, 64 / 2 warps, 65536 / 2560 = 25
+   * by registers); the bytes past the old layout are not read. */
+  gpu.sm_count = 2;
+  gpu.max_blocks_per_sm = 32;
+  gpu.max_threads_per_sm = 2048;
+  gpu.max_warps_per_sm = 64;
+  gpu.registers_per_sm = 65536;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.blocks_per_sm == 25);
+  /* Four register partitions of 16384: 12 warps each, 48 in all, 24
+   * blocks; with a 16 KiB-aligned reserve per block, 3 per 48 KiB. */
+  gpu.struct_size = sizeof gpu;
+  gpu.register_partitions = 4;
+  gpu.shared_memory_alloc_unit = 0;
+  gpu.shared_memory_reserved_per_block = 0;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.blocks_per_sm == 24);
+  gpu.shared_memory_per_sm = 48 * 1024;
+  gpu.shared_memory_reserved_per_block = 1;
+  gpu.shared_memory_alloc_unit = 16 * 1024;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_OK);
+  CHECK(r.blocks_per_sm == 3);
+  CHECK(gpuwcet_gpu_desc_init_sized(&gpu, old_size - 1) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_gpu_desc_init_sized(&gpu, sizeof gpu + 1) == GPUWCET_INVALID_ARGUMENT);
+  CHECK(gpuwcet_gpu_desc_init_sized(NULL, sizeof gpu) == GPUWCET_INVALID_ARGUMENT);
+  CHECK((gpuwcet_gpu_desc_init)(NULL) == GPUWCET_INVALID_ARGUMENT);
+  gpu.struct_size = (uint32_t)old_size - 4;
+  CHECK(gpuwcet_kernel_wcet(&k, &gpu, &launch, &r) == GPUWCET_INVALID_ARGUMENT);
+}
+
 static void test_kernel_wcet_by_hand(void) {
   gpuwcet_profile p = open_test_profile();
   gpuwcet_profile_kernel k;
@@ -398,6 +451,7 @@ int main(void) {
   test_names_in_order();
   test_alone_bound();
   test_kernel_info_sizes();
+  test_gpu_desc_sizes();
   test_kernel_wcet_by_hand();
   test_more_blocks_never_less_time();
   test_bad_launches();

@@ -2,6 +2,10 @@
 // Thm. 1 and Thm. 2, and monotonicity.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 #include "gpuwcet/kernel_wcet.hpp"
 
 namespace {
@@ -126,13 +130,146 @@ TEST(KernelWcet, RegistersCountOnlyAgainstALimit) {
   g.warp_size = 0xFFFFFFFEu;
   b.block_threads = 0xFFFFFFFFu;
   b.registers_per_thread = 0xFFFFFFFFu;
-  g.max_threads_per_sm = 0xFFFFFFFFu;
+  g.max_blocks_per_sm = 1;
+  g.max_threads_per_sm = 0;  // two whole warps: 2^33 - 4 thread slots
   g.max_warps_per_sm = 0;
   g.registers_per_sm = 0;
   ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
   EXPECT_EQ(k, 1u);
   g.registers_per_sm = 0xFFFFFFFFu;  // now it limits, and nothing fits
   EXPECT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::launch_does_not_fit);
+}
+
+// The SM's allocation rules, by hand from NVIDIA's occupancy calculator
+// (cuda_occupancy.h: cudaOccMaxBlocksPerSMRegsLimit, ...WarpsLimit and
+// ...SmemLimit), on an A100-like SM (docs/kernel-wcet.md, "Notation: k").
+TEST(KernelWcet, ResidencyFollowsTheSmAllocationRules) {
+  std::uint32_t k = 0;
+  GpuDescription g;
+  g.sm_count = 108;
+  g.max_blocks_per_sm = 32;
+  g.max_warps_per_sm = 64;
+  g.registers_per_sm = 65536;
+  g.register_alloc_unit = 256;
+  BlockTiming b;
+  b.block_threads = 32;
+  b.registers_per_thread = 200;  // 6400 per warp
+  // One register file: 65536 / 6400 = 10 warps. Four partitions of 16384:
+  // 2 warps each, 8 in all.
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 10u);
+  g.register_partitions = 4;
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 8u);
+  // A warp larger than a partition's registers: nothing fits.
+  b.registers_per_thread = 255;
+  g.registers_per_sm = 4 * 8000;  // 8000 per partition < 8192 per warp
+  EXPECT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::launch_does_not_fit);
+
+  // Threads in whole warps: 80 threads hold 3 warps, 96 thread slots;
+  // 2048 / 96 = 21 blocks (2048 / 80 would be 25).
+  g = GpuDescription{};
+  g.sm_count = 1;
+  g.max_threads_per_sm = 2048;
+  b = BlockTiming{};
+  b.block_threads = 80;
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 21u);
+
+  // Shared memory: 32 KiB + 1 KiB reserved, in 128-byte units, from a
+  // 164 KiB carveout: 167936 / 33792 = 4 (without the reserve 5).
+  g.max_threads_per_sm = 2048;
+  g.shared_memory_per_sm = 164 * 1024;
+  b.block_threads = 64;
+  b.shared_memory_per_block = 32 * 1024;
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 5u);
+  g.shared_memory_reserved_per_block = 1024;
+  g.shared_memory_alloc_unit = 128;
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 4u);
+  // 100 bytes take a unit of 128, plus the reserve: 1152 per block,
+  // 167936 / 1152 = 145.
+  b.shared_memory_per_block = 100;
+  g.max_threads_per_sm = 0;
+  g.max_blocks_per_sm = 1000;
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 145u);
+  // The reserve counts for a block that declares no shared memory.
+  b.shared_memory_per_block = 0;
+  ASSERT_EQ(gpuwcet::blocks_per_sm(g, b, k), Status::ok);
+  EXPECT_EQ(k, 164u);
+}
+
+// blocks_per_sm against a constructive count: blocks are placed one by
+// one, each warp into a register partition with room, until one does not
+// fit. Random SMs and blocks, small enough to place.
+TEST(KernelWcet, ResidencyEqualsPlacingBlocksOneByOne) {
+  std::mt19937_64 rng(20261125);
+  const auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
+    return static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng));
+  };
+  for (int round = 0; round < 5000; ++round) {
+    GpuDescription g;
+    g.sm_count = 1;
+    g.warp_size = pick(1, 4) * 8;
+    g.max_blocks_per_sm = pick(1, 40);
+    g.max_threads_per_sm = pick(0, 1) * pick(1, 3000);
+    g.max_warps_per_sm = pick(0, 1) * pick(1, 80);
+    g.registers_per_sm = pick(0, 1) * pick(1, 70000);
+    g.register_alloc_unit = pick(0, 1) * pick(1, 300);
+    g.register_partitions = pick(0, 4);
+    g.shared_memory_per_sm = pick(0, 1) * pick(1, 200000);
+    g.shared_memory_alloc_unit = pick(0, 1) * pick(1, 512);
+    g.shared_memory_reserved_per_block = pick(0, 1) * pick(1, 2048);
+    BlockTiming b;
+    b.block_threads = pick(1, 1024);
+    b.registers_per_thread = pick(0, 255);
+    b.shared_memory_per_block = pick(0, 1) * pick(1, 60000);
+
+    const std::uint32_t warps = (b.block_threads + g.warp_size - 1) / g.warp_size;
+    const std::uint32_t parts = g.register_partitions == 0 ? 1 : g.register_partitions;
+    const std::uint32_t unit = g.register_alloc_unit == 0 ? 1 : g.register_alloc_unit;
+    const std::uint64_t warp_regs =
+        (std::uint64_t{b.registers_per_thread} * g.warp_size + unit - 1) / unit * unit;
+    const std::uint32_t smem_unit = g.shared_memory_alloc_unit == 0 ? 1 : g.shared_memory_alloc_unit;
+    const std::uint64_t block_smem =
+        (std::uint64_t{b.shared_memory_per_block} + g.shared_memory_reserved_per_block + smem_unit - 1) /
+        smem_unit * smem_unit;
+    std::vector<std::uint64_t> free_regs(parts, g.registers_per_sm / parts);
+    std::uint64_t threads = 0, warps_used = 0, smem = 0;
+    std::uint32_t placed = 0;
+    for (;;) {
+      if (placed == g.max_blocks_per_sm) break;
+      if (g.max_threads_per_sm != 0 && threads + warps * g.warp_size > g.max_threads_per_sm) break;
+      if (g.max_warps_per_sm != 0 && warps_used + warps > g.max_warps_per_sm) break;
+      if (g.shared_memory_per_sm != 0 && smem + block_smem > g.shared_memory_per_sm) break;
+      std::vector<std::uint64_t> regs = free_regs;
+      bool fits = true;
+      if (g.registers_per_sm != 0 && warp_regs != 0) {
+        for (std::uint32_t w = 0; w < warps && fits; ++w) {
+          // The partition with the most room; any with room gives the same count.
+          auto most = std::max_element(regs.begin(), regs.end());
+          if (*most < warp_regs) fits = false;
+          else *most -= warp_regs;
+        }
+      }
+      if (!fits) break;
+      free_regs = regs;
+      threads += warps * g.warp_size;
+      warps_used += warps;
+      smem += block_smem;
+      ++placed;
+    }
+    std::uint32_t k = 0;
+    const Status st = gpuwcet::blocks_per_sm(g, b, k);
+    if (placed == 0) {
+      EXPECT_EQ(st, Status::launch_does_not_fit) << "round " << round;
+    } else {
+      ASSERT_EQ(st, Status::ok) << "round " << round;
+      EXPECT_EQ(k, placed) << "round " << round;
+    }
+  }
 }
 
 // Hand computation, docs/kernel-wcet.md "Worked example": k = 2, P = 4,
