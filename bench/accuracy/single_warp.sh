@@ -4,7 +4,8 @@
 # Markdown table and the mean overestimation (over all traces, and without
 # bfs's Kernel, whose addresses are data).
 # Usage: bench/accuracy/single_warp.sh [--hw FILE] [--no-block-dim] [--ptx-dir DIR]
-#                                      [path/to/gpuwcet]
+#                                      [path/to/gpuwcet]   (in any order;
+#                                      default build/host/tools/gpuwcet)
 #   --hw FILE        a hardware file instead of the gpgpusim.config next to each
 #                    trace (the model variants of docs/multiphase.md)
 #   --no-block-dim   read the traces without their launch shapes
@@ -20,16 +21,21 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 hw_args=()
 use_shape=1
 ptx_dir=
+gpuwcet=
+# Options and the path in any order: an option after the path must not be
+# dropped quietly (the table would then be the default model's).
 while [ $# -gt 0 ]; do
   case $1 in
-    --hw) hw_args=(--hw "$2"); shift 2 ;;
+    --hw) [ $# -ge 2 ] || { echo "--hw needs a file" >&2; exit 2; }; hw_args=(--hw "$2"); shift 2 ;;
     --no-block-dim) use_shape=0; shift ;;
-    --ptx-dir) ptx_dir=$2; shift 2 ;;
-    *) break ;;
+    --ptx-dir) [ $# -ge 2 ] || { echo "--ptx-dir needs a folder" >&2; exit 2; }; ptx_dir=$2; shift 2 ;;
+    -*) echo "unknown option $1" >&2; exit 2 ;;
+    *) [ -z "$gpuwcet" ] || { echo "one gpuwcet path, not '$gpuwcet' and '$1'" >&2; exit 2; }
+       gpuwcet=$1; shift ;;
   esac
 done
 command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
-gpuwcet=${1:-$root/build/host/tools/gpuwcet}
+gpuwcet=${gpuwcet:-$root/build/host/tools/gpuwcet}
 [ -x "$gpuwcet" ] || { echo "no gpuwcet at $gpuwcet: build it, or give its path" >&2; exit 1; }
 data=$root/../shared/data/gpgpusim-ptx-traces
 [ -d "$data" ] || { echo "no $data" >&2; exit 1; }
