@@ -255,10 +255,11 @@ void run_exact(const MakespanProblem& problem, const ValidatedProblem& v,
     r.upper_bound = ilp.upper_bound;
     r.method_used = "glpk";
   }
-  if (ilp.lower_bound > r.lower_bound && !ilp.advanced_per_cycle.empty()) {
-    r.lower_bound = ilp.lower_bound;
-    take_ilp_schedule(v, ilp, r);
-  }
+  r.lower_bound = std::max(r.lower_bound, ilp.lower_bound);
+  // The cut search may have proved a longer schedule than the one it kept
+  // (search_worst_makespan: schedule_cycles below lower_bound): GLPK's, when
+  // longer, is the better witness, also when its bound only ties.
+  if (ilp.advanced_per_cycle.size() > r.schedule_cycles) take_ilp_schedule(v, ilp, r);
   r.makespan = r.upper_bound;
   r.exact = r.lower_bound == r.upper_bound;
 #endif
@@ -310,6 +311,11 @@ std::string gantt(const ValidatedProblem& v, const MakespanReport& r, std::uint6
   const auto cycle_of = warp_cycles(v, r, warps);
   std::string out = fmt::format("schedule ({} cycles; row = warp, column = cycle):\n",
                                 r.schedule_cycles);
+  if (r.schedule_cycles < r.lower_bound) {
+    out = fmt::format("schedule ({} cycles, the longest kept: a schedule of {} exists, whose "
+                      "cycles the budget did not keep; raise --budget-nodes):\n",
+                      r.schedule_cycles, r.lower_bound);
+  }
   for (std::uint64_t w = 0; w < warps; ++w) {
     std::string row(static_cast<std::size_t>(r.schedule_cycles), '.');
     for (std::size_t i = 0; i < cycle_of[w].size(); ++i) {
@@ -327,8 +333,12 @@ nlohmann::json schedule_json(const ValidatedProblem& v, const MakespanReport& r,
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& cycles : warp_cycles(v, r, warps)) rows.push_back(cycles);
-  return nlohmann::json{
-      {"available", true}, {"cycles", r.schedule_cycles}, {"instruction_cycles", rows}};
+  // worst: whether this schedule takes the longest time proven to occur
+  // (false when a cut search kept a shorter one).
+  return nlohmann::json{{"available", true},
+                        {"cycles", r.schedule_cycles},
+                        {"worst", r.schedule_cycles >= r.lower_bound},
+                        {"instruction_cycles", rows}};
 }
 
 MakespanReport compute_makespan(const MakespanProblem& problem, const ValidatedProblem& v,
