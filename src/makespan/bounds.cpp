@@ -6,6 +6,24 @@
 
 namespace gpuwcet {
 
+namespace {
+
+// floor((W - 1) count / capacity), the cycles the last warp can wait on a
+// class while the others' instructions of it are served, computed as
+// ((W - 1) div capacity) count + floor(((W - 1) mod capacity) count /
+// capacity): equal, and no overflow where only the product (W - 1) count
+// passes 64 bits. False when the result does not fit (or, for a capacity
+// times count past 64 bits, the second product).
+bool others_waits(std::uint64_t warps, std::uint64_t count, std::uint64_t capacity,
+                  std::uint64_t& out) noexcept {
+  std::uint64_t whole = 0, rest = 0;
+  return checked_mul((warps - 1) / capacity, count, whole) &&
+         checked_mul((warps - 1) % capacity, count, rest) &&
+         checked_add(whole, rest / capacity, out);
+}
+
+}  // namespace
+
 Status safe_pessimistic_makespan(const TransformedShape& shape, std::uint64_t warps,
                                  std::uint64_t& cycles) noexcept {
   if (warps == 0) return Status::zero_warps;
@@ -18,9 +36,11 @@ Status safe_pessimistic_makespan(const TransformedShape& shape, std::uint64_t wa
   std::uint64_t total = shape.length;
   for (std::size_t u = 0; u < shape.class_count; ++u) {
     if (shape.capacity[u] >= warps || shape.count[u] == 0) continue;
-    std::uint64_t others_work = 0;
-    if (!checked_mul(warps - 1, shape.count[u], others_work)) return Status::overflow;
-    if (!checked_add(total, others_work / shape.capacity[u], total)) return Status::overflow;
+    std::uint64_t waits = 0;
+    if (!others_waits(warps, shape.count[u], shape.capacity[u], waits) ||
+        !checked_add(total, waits, total)) {
+      return Status::overflow;
+    }
   }
   cycles = total;
   return Status::ok;
@@ -67,29 +87,28 @@ Status order_aware_makespan_bound(const TransformedShape& shape,
   for (std::size_t v = 0; v < shape.class_count; ++v) {
     if (shape.capacity[v] >= warps || count[v] == 0) continue;
     if (single_runs[v] && inflow[v] <= shape.capacity[v] && classes[0] != v) continue;  // rule N
-    std::uint64_t others = 0;
-    if (!checked_mul(warps - 1, count[v], others)) return Status::overflow;
-    blocked[v] = others / shape.capacity[v];
-    if (!checked_add(b1, blocked[v], b1)) return Status::overflow;
+    if (!others_waits(warps, count[v], shape.capacity[v], blocked[v]) ||
+        !checked_add(b1, blocked[v], b1)) {
+      return Status::overflow;
+    }
   }
   std::uint64_t best = b1;
   // B2_u for each class u of capacity 1: u's work plus its idle cycles
   // (docs/makespan-search.md, "Bound B2").
   for (std::size_t u = 0; u < shape.class_count; ++u) {
     if (shape.capacity[u] != 1) continue;
+    // A B2_u past 64 bits is above B1, which fits: it cannot be the least.
     std::uint64_t b = 0;
-    if (!checked_mul(warps, count[u], b) || !checked_add(b, n - count[u], b)) {
-      return Status::overflow;
-    }
-    for (std::size_t v = 0; v < shape.class_count; ++v) {
+    bool fits = checked_mul(warps, count[u], b) && checked_add(b, n - count[u], b);
+    for (std::size_t v = 0; v < shape.class_count && fits; ++v) {
       if (v == u || count[v] == 0) continue;
       bool feeds = true;
       for (std::size_t j = 0; j < n && feeds; ++j) {
         if (classes[j] == v) feeds = j + 1 < n && classes[j + 1] == u;
       }
-      if (!feeds && !checked_add(b, blocked[v], b)) return Status::overflow;
+      if (!feeds) fits = checked_add(b, blocked[v], b);
     }
-    if (b < best) best = b;
+    if (fits && b < best) best = b;
   }
   cycles = best;
   return Status::ok;

@@ -178,6 +178,22 @@ TEST(MakespanBounds, LowerBoundWithoutItsProduct) {
   EXPECT_EQ(makespan_lower_bound(shape, 4, c), Status::invalid_argument);
 }
 
+// LL on 64 L units (capacity 2): 2 + floor((W - 1) * 2 / 2) = W + 1 for
+// W = 2^63 + 5, although (W - 1) * 2 passes 64 bits.
+TEST(MakespanBounds, SafeBoundFitsWhereverItsValueDoes) {
+  const Instance in = make("LL", 64, 32);
+  std::uint64_t c = 0;
+  const std::uint64_t w = (std::uint64_t{1} << 63) + 5;
+  ASSERT_EQ(safe_pessimistic_makespan(in.shape, w, c), Status::ok);
+  EXPECT_EQ(c, w + 1);
+  // The order-aware bound: B1 the same, B2 (L has capacity 2) not formed.
+  const std::vector<std::uint8_t> cls(in.instr.begin(), in.instr.end());
+  c = 0;
+  ASSERT_EQ(order_aware_makespan_bound(in.shape, cls, w, c), Status::ok);
+  EXPECT_EQ(c, w + 1);
+  EXPECT_EQ(safe_pessimistic_makespan(in.shape, ~0ull, c), Status::overflow);  // 2^64
+}
+
 TEST(MakespanBounds, BadInput) {
   const Instance in = make("LC", 32, 32);
   std::uint64_t c = 0;
