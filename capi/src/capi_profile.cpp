@@ -13,14 +13,6 @@ using gpuwcet::capi::to_c;
 
 namespace {
 
-template <typename T>
-gpuwcet_status init(T* x) {
-  if (x == nullptr) return GPUWCET_INVALID_ARGUMENT;
-  std::memset(x, 0, sizeof(T));
-  x->struct_size = sizeof(T);
-  return GPUWCET_OK;
-}
-
 gsl::span<const std::uint8_t> bytes_of(const gpuwcet_profile* p) {
   return {p->data_, p->size_};
 }
@@ -31,10 +23,20 @@ constexpr std::size_t kKernelInfoFirstSize = offsetof(gpuwcet_kernel_info, block
 // allocation.
 constexpr std::size_t kGpuDescFirstSize = offsetof(gpuwcet_gpu_desc, register_partitions);
 
-// Whether a caller's struct of `struct_size` bytes holds the field at
-// `offset` of `size` bytes.
-constexpr bool has_field(std::uint32_t struct_size, std::size_t offset, std::size_t size) {
-  return struct_size >= offset + size;
+// *_init_sized: zeroes the caller's `size` bytes, from the first layout
+// (`first`) to this header's.
+template <typename T>
+gpuwcet_status init_sized(T* x, std::size_t size, std::size_t first) {
+  if (x == nullptr || size < first || size > sizeof(T)) return GPUWCET_INVALID_ARGUMENT;
+  std::memset(x, 0, size);
+  x->struct_size = static_cast<std::uint32_t>(size);
+  return GPUWCET_OK;
+}
+
+// *_init of a struct that has not grown: its whole layout.
+template <typename T>
+gpuwcet_status init(T* x) {
+  return init_sized(x, sizeof(T), sizeof(T));
 }
 
 // The kernel behind a handle; false for a handle never filled in.
@@ -51,24 +53,14 @@ bool kernel_of(const gpuwcet_profile_kernel* k, gpuwcet::ProfileKernel& out) {
 extern "C" {
 
 gpuwcet_status gpuwcet_gpu_desc_init_sized(gpuwcet_gpu_desc* gpu, size_t size) {
-  if (gpu == nullptr || size < kGpuDescFirstSize || size > sizeof(gpuwcet_gpu_desc)) {
-    return GPUWCET_INVALID_ARGUMENT;
-  }
-  std::memset(gpu, 0, size);
-  gpu->struct_size = static_cast<std::uint32_t>(size);
-  return GPUWCET_OK;
+  return init_sized(gpu, size, kGpuDescFirstSize);
 }
 gpuwcet_status(gpuwcet_gpu_desc_init)(gpuwcet_gpu_desc* gpu) {
   return gpuwcet_gpu_desc_init_sized(gpu, kGpuDescFirstSize);
 }
 gpuwcet_status gpuwcet_launch_init(gpuwcet_launch* launch) { return init(launch); }
 gpuwcet_status gpuwcet_kernel_info_init_sized(gpuwcet_kernel_info* info, size_t size) {
-  if (info == nullptr || size < kKernelInfoFirstSize || size > sizeof(gpuwcet_kernel_info)) {
-    return GPUWCET_INVALID_ARGUMENT;
-  }
-  std::memset(info, 0, size);
-  info->struct_size = static_cast<std::uint32_t>(size);
-  return GPUWCET_OK;
+  return init_sized(info, size, kKernelInfoFirstSize);
 }
 gpuwcet_status(gpuwcet_kernel_info_init)(gpuwcet_kernel_info* info) {
   return gpuwcet_kernel_info_init_sized(info, kKernelInfoFirstSize);
@@ -183,13 +175,13 @@ gpuwcet_status gpuwcet_kernel_wcet(const gpuwcet_profile_kernel* kernel,
   g.registers_per_sm = gpu->registers_per_sm;
   g.register_alloc_unit = gpu->register_alloc_unit;
   g.shared_memory_per_sm = gpu->shared_memory_per_sm;
-  // The fields of 0.5 are read only from a caller whose struct has them.
-#define GPUWCET_GPU_FIELD_(f) \
-  if (has_field(gpu->struct_size, offsetof(gpuwcet_gpu_desc, f), sizeof gpu->f)) g.f = gpu->f
-  GPUWCET_GPU_FIELD_(register_partitions);
-  GPUWCET_GPU_FIELD_(shared_memory_alloc_unit);
-  GPUWCET_GPU_FIELD_(shared_memory_reserved_per_block);
-#undef GPUWCET_GPU_FIELD_
+  // The fields of 0.5, read only from a caller whose struct has them (as
+  // gpuwcet_profile_kernel_info does for block_bound_co_resident).
+  if (gpu->struct_size >= sizeof(gpuwcet_gpu_desc)) {
+    g.register_partitions = gpu->register_partitions;
+    g.shared_memory_alloc_unit = gpu->shared_memory_alloc_unit;
+    g.shared_memory_reserved_per_block = gpu->shared_memory_reserved_per_block;
+  }
   g.dispatch_delay = gpu->dispatch_delay;
   g.clock_khz = gpu->clock_khz;
   gpuwcet::KernelWcet w;

@@ -70,8 +70,7 @@ struct KernelWcet {
 // k: blocks of this size that fit on one SM (min over the limits; threads
 // count in whole warps, as the SM allocates them: docs/kernel-wcet.md).
 // Returns invalid_argument (zero threads, zero SMs or warp size, or none of
-// max_blocks/threads/warps_per_sm set), or launch_does_not_fit (k = 0, also
-// for a block whose registers or shared memory pass 64 bits under a limit).
+// max_blocks/threads/warps_per_sm set), or launch_does_not_fit (k = 0).
 [[nodiscard]] Status blocks_per_sm(const GpuDescription& gpu, const BlockTiming& block,
                                    std::uint32_t& k) noexcept;
 

@@ -44,8 +44,7 @@ Status blocks_per_sm(const GpuDescription& gpu, const BlockTiming& block,
     per_warp = ceil_div(per_warp, unit) * unit;  // <= 2^32 * 2^32 / 1: fits in 64 bits
     const std::uint64_t partitions = gpu.register_partitions == 0 ? 1 : gpu.register_partitions;
     const std::uint64_t warps_fit = (gpu.registers_per_sm / partitions / per_warp) * partitions;
-    apply_limit(warps_fit, warps, fit);
-    if (warps_fit == 0) fit = 0;  // apply_limit reads a zero limit as none
+    fit = std::min(fit, warps_fit / warps);
   }
   // Shared memory per block, with the system's reserve, in whole allocation
   // units; the reserve counts even for a block that declares none.

@@ -309,13 +309,12 @@ std::string gantt(const ValidatedProblem& v, const MakespanReport& r, std::uint6
                        warps, r.schedule_cycles, kMaxChartCells);
   }
   const auto cycle_of = warp_cycles(v, r, warps);
-  std::string out = fmt::format("schedule ({} cycles; row = warp, column = cycle):\n",
-                                r.schedule_cycles);
-  if (r.schedule_cycles < r.lower_bound) {
-    out = fmt::format("schedule ({} cycles, the longest kept: a schedule of {} exists, whose "
-                      "cycles the budget did not keep; raise --budget-nodes):\n",
-                      r.schedule_cycles, r.lower_bound);
-  }
+  std::string out =
+      r.schedule_cycles < r.lower_bound
+          ? fmt::format("schedule ({} cycles, the longest kept: a schedule of {} exists, whose "
+                        "cycles the budget did not keep; raise --budget-nodes):\n",
+                        r.schedule_cycles, r.lower_bound)
+          : fmt::format("schedule ({} cycles; row = warp, column = cycle):\n", r.schedule_cycles);
   for (std::uint64_t w = 0; w < warps; ++w) {
     std::string row(static_cast<std::size_t>(r.schedule_cycles), '.');
     for (std::size_t i = 0; i < cycle_of[w].size(); ++i) {
