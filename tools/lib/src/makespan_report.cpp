@@ -57,6 +57,33 @@ std::uint64_t checked(Status st, std::uint64_t value, const char* what) {
 }
 }  // namespace
 
+std::uint64_t search_state_count(std::uint64_t warps, std::uint64_t length, std::uint64_t limit) {
+  const std::uint64_t k = std::min(warps, length);
+  const std::uint64_t m = warps + length;
+  std::uint64_t c = 1;
+  for (std::uint64_t i = 1; i <= k; ++i) {
+    // c = C(m - k + i - 1, i - 1) here, so c * (m - k + i) / i is exact.
+    std::uint64_t next = 0;
+    if (!checked_mul(c, m - k + i, next)) return limit + 1;
+    c = next / i;
+    if (c > limit) return limit + 1;
+  }
+  return c;
+}
+
+std::uint64_t search_memo_entries(std::uint64_t budget_nodes, std::uint64_t warps,
+                                  std::uint64_t length) {
+  // Only an expanded state is stored, once: a node budget never fills more
+  // entries than it has nodes, nor a search more than there are states, and
+  // the memo (hundreds of megabytes for long kernels) need not be larger
+  // than twice the smaller of the two.
+  const std::uint64_t largest = kSearchMemoEntries;
+  std::uint64_t stored = search_state_count(warps, length, largest / 2);
+  if (budget_nodes != 0) stored = std::min(stored, budget_nodes);
+  if (stored >= largest / 2) return largest;
+  return std::max<std::uint64_t>(2 * stored, 64);
+}
+
 namespace {
 
 void print_progress(const SearchProgress& p, void*) {
@@ -86,16 +113,11 @@ Instance make_instance(const MakespanProblem& problem, const ValidatedProblem& v
   return i;
 }
 
-SearchOptions search_options(const SearchSettings& settings) {
+SearchOptions search_options(const SearchSettings& settings, std::uint64_t warps,
+                             std::uint64_t length) {
   SearchOptions options;
   options.max_nodes = settings.budget_nodes;
-  options.memo_entries = 1u << 22;
-  // Only an expanded state is stored, once: a node budget never fills more
-  // entries than it has nodes, and the memo (hundreds of megabytes for long
-  // kernels) need not be larger than twice that.
-  if (settings.budget_nodes != 0 && settings.budget_nodes < options.memo_entries / 2) {
-    options.memo_entries = std::max<std::uint64_t>(2 * settings.budget_nodes, 64);
-  }
+  options.memo_entries = search_memo_entries(settings.budget_nodes, warps, length);
   if (settings.progress) options.progress = print_progress;
   return options;
 }
@@ -122,7 +144,7 @@ SearchOptions search_options(const SearchSettings& settings) {
 void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
                 const SearchSettings& settings, MakespanReport& r) {
   const Instance i = make_instance(problem, v, problem.warps);
-  const SearchOptions options = search_options(settings);
+  const SearchOptions options = search_options(settings, problem.warps, v.shape.length);
   std::size_t bytes = 0;
   Status st = makespan_search_arena_bytes(i.in, options, bytes);
   if (st != Status::ok) search_failed(st, "the exact search", v, problem.warps);
@@ -157,7 +179,7 @@ void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
 void run_approx(const MakespanProblem& problem, const ValidatedProblem& v,
                 const SearchSettings& settings, MakespanReport& r) {
   const Instance i = make_instance(problem, v, problem.warps);
-  const SearchOptions options = search_options(settings);
+  const SearchOptions options = search_options(settings, problem.warps, v.shape.length);
   // Default x: the paper's experiments use small groups; 8 keeps T(y) cheap.
   const std::uint64_t x = settings.approx_x != 0 ? settings.approx_x : std::uint64_t{8};
   std::size_t bytes = 0;

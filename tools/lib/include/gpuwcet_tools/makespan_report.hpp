@@ -56,6 +56,20 @@ struct SearchSettings {
   bool schedule = false;
 };
 
+// Memo entries a search gets (SearchOptions::memo_entries): twice what it
+// can store, which is at most one entry per state it meets and per node of
+// its budget (0: none), and at most kSearchMemoEntries. A makespan call for a
+// few warps of a short kernel so takes kilobytes, not the 54 MB of the
+// largest memo.
+inline constexpr std::uint64_t kSearchMemoEntries = std::uint64_t{1} << 22;
+std::uint64_t search_memo_entries(std::uint64_t budget_nodes, std::uint64_t warps,
+                                  std::uint64_t length);
+// min(C(warps + length, length), limit + 1): the states of `warps`
+// identical warps over a transformed string of `length` instructions (the
+// number of warps at each of its length + 1 positions, finished included),
+// counted up to just past `limit`.
+std::uint64_t search_state_count(std::uint64_t warps, std::uint64_t length, std::uint64_t limit);
+
 // True when the GLPK integer programs are built in.
 bool have_ilp();
 
