@@ -9,20 +9,25 @@
 
 #include "gpuwcet_tools/file_io.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
 
 namespace gpuwcet::tools {
 
 namespace {
 
+// Blanks around the number are allowed (`--warps " 8"`, `L=16, C=32`), as
+// in every list the command line takes; a sign, a base prefix or anything
+// else is not.
 std::uint64_t parse_u64(const std::string& text, const std::string& what) {
   std::uint64_t value = 0;
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
+  const std::string_view digits = detail::trim(text);
+  const char* first = digits.data();
+  const char* last = digits.data() + digits.size();
   const auto [ptr, ec] = std::from_chars(first, last, value);
   if (ec == std::errc::result_out_of_range) {
     throw ToolError(fmt::format("{} '{}' does not fit in 64 bits", what, text));
   }
-  if (ec != std::errc() || ptr != last || text.empty()) {
+  if (ec != std::errc() || ptr != last || digits.empty()) {
     throw ToolError(fmt::format("{} '{}' is not a non-negative integer", what, text));
   }
   return value;
@@ -46,8 +51,8 @@ std::vector<std::pair<char, std::uint32_t>> parse_units(const std::string& text)
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = text.find(',', start);
-    const std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string item(detail::trim(std::string_view(text).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start)));
     const std::size_t eq = item.find('=');
     if (eq != 1 || !is_class_symbol(item[0])) {
       throw ToolError(fmt::format(
