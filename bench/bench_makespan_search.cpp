@@ -75,7 +75,7 @@ BENCHMARK(BM_Llcll)
 // memo. Reference (B1 alone): 4M-node budget, large memo.
 void BM_Fig6_Llcll_W600(benchmark::State& state) {
   const bool b2 = state.range(0) != 0;
-  run(state, {"LLCLL", 1, 1, 600, b2 ? 0 : 4'000'000, b2 ? kSmallMemo : kBigMemo, b2});
+  run(state, {"LLCLL", 1, 1, 600, b2 ? 0u : 4'000'000u, b2 ? kSmallMemo : kBigMemo, b2});
 }
 BENCHMARK(BM_Fig6_Llcll_W600)->ArgName("B2")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(1);
 
@@ -83,7 +83,7 @@ BENCHMARK(BM_Fig6_Llcll_W600)->ArgName("B2")->Arg(1)->Arg(0)->Unit(benchmark::kM
 // transformed to LLCLLCLL with capacities 1/1, W = 420.
 void BM_Fig7_Lclcl_W420(benchmark::State& state) {
   const bool b2 = state.range(0) != 0;
-  run(state, {"LLCLLCLL", 1, 1, 420, b2 ? 0 : 4'000'000, b2 ? kSmallMemo : kBigMemo, b2});
+  run(state, {"LLCLLCLL", 1, 1, 420, b2 ? 0u : 4'000'000u, b2 ? kSmallMemo : kBigMemo, b2});
 }
 BENCHMARK(BM_Fig7_Lclcl_W420)->ArgName("B2")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(1);
 

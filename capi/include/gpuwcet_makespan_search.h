@@ -26,7 +26,9 @@ typedef struct gpuwcet_search_options {
   uint32_t struct_size;    /* sizeof(gpuwcet_search_options) */
   uint32_t reserved;       /* 0 */
   uint64_t max_nodes;      /* node expansions allowed; 0 = no limit */
-  uint64_t max_steps;      /* child states generated allowed; 0 = no limit */
+  uint64_t max_steps;      /* states generated allowed, the incumbent schedules'
+                              cycles included: bounds the call's running time;
+                              0 = no limit */
   uint64_t memo_entries;   /* memo size the arena is sized for; 0 = 65536 */
   gpuwcet_search_progress_fn progress; /* may be NULL */
   void* progress_user;     /* passed to progress; may be NULL */
@@ -73,8 +75,9 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_makespan_schedule_entries(
  * (`arena_bytes` from gpuwcet_makespan_search_arena_bytes; any alignment).
  * *result gets method SEARCH, safe = 1, makespan = upper_bound, and:
  * - GPUWCET_OK: exact = 1, lower_bound == upper_bound;
- * - GPUWCET_BUDGET_EXHAUSTED: exact = 0; lower_bound is the length of a real
- *   schedule, upper_bound a safe bound. A scheduler can use upper_bound.
+ * - GPUWCET_BUDGET_EXHAUSTED: exact = 0; some real schedule takes at least
+ *   lower_bound cycles, upper_bound is a safe bound. A scheduler can use
+ *   upper_bound.
  * - GPUWCET_SCHEDULE_UNAVAILABLE (only with a schedule buffer): exact = 1 as
  *   for GPUWCET_OK, but the budget (max_nodes, max_steps, which rebuilding
  *   the schedule spends too) ran out before a worst schedule was rebuilt:

@@ -42,7 +42,10 @@ using SearchProgressFn = void (*)(const SearchProgress& progress, void* user);
 struct SearchOptions {
   // Node expansions allowed; 0 = no limit (the state space is finite).
   std::uint64_t max_nodes = 0;
-  // Child states generated allowed (a finer budget for RTOS use); 0 = no limit.
+  // States generated allowed, the cycles of the two incumbent schedules
+  // included: it bounds the whole call (the budget for RTOS use); 0 = no
+  // limit. max_nodes does not bound the incumbents, which play up to the
+  // safe bound's cycles (millions for 65,535 warps).
   std::uint64_t max_steps = 0;
   // Memo entries to size the arena for; 0 = a default of 1 << 16.
   std::uint64_t memo_entries = 0;
@@ -57,7 +60,7 @@ struct SearchOptions {
 };
 
 struct SearchResult {
-  std::uint64_t lower_bound = 0;  // makespan of a real work-conserving schedule
+  std::uint64_t lower_bound = 0;  // a real work-conserving schedule takes at least this
   std::uint64_t upper_bound = 0;  // no work-conserving schedule is longer
   bool exact = false;             // lower_bound == upper_bound is proven
   std::uint64_t nodes = 0;        // expansions performed

@@ -1,6 +1,7 @@
 // Exact worst-case makespan: depth-first branch and bound over symmetric
 // states with an explicit stack and a memo, both in the caller's arena.
 // Algorithm and proofs: docs/makespan-search.md.
+#include <algorithm>
 #include <cstring>
 
 #include "gpuwcet/checked_math.hpp"
@@ -246,10 +247,19 @@ class Engine {
 // Runs a fixed picking rule to the end; writes its schedule when there is
 // room. Returns its makespan. `most_advanced` picks the choice that serves
 // the most advanced warps (starving the least advanced), else the opposite.
+// Each cycle generates a state and counts as a step of `result`; when
+// `max_steps` (0: none) runs out first, `complete` is false and the return
+// value is the cycles played, after which some warp has not finished.
 std::uint64_t run_policy(const Tables& t, bool most_advanced, Count* s, Count* take, Count* next,
-                         gsl::span<std::uint32_t> schedule) noexcept {
+                         gsl::span<std::uint32_t> schedule, SearchResult& result,
+                         std::uint64_t max_steps, bool& complete) noexcept {
   std::uint64_t cycles = 0;
+  complete = true;
   while (!search_detail::finished(t, s)) {
+    if (max_steps != 0 && result.steps >= max_steps) {
+      complete = false;
+      break;
+    }
     if (most_advanced) {
       search_detail::first_choice(t, s, take);
     } else {
@@ -263,9 +273,20 @@ std::uint64_t run_policy(const Tables& t, bool most_advanced, Count* s, Count* t
     }
     search_detail::apply(t, s, take, next);
     std::memcpy(s, next, 2 * t.length);
+    ++result.steps;
     ++cycles;
   }
   return cycles;
+}
+
+// The budget ran out while the incumbent policies played: the bounds known
+// so far, and the first policy's schedule when it is complete and kept.
+Status policies_cut(SearchResult& result, std::uint64_t lower_bound,
+                    std::uint64_t schedule_cycles) noexcept {
+  result.lower_bound = lower_bound;
+  result.exact = false;
+  result.schedule_cycles = schedule_cycles;
+  return Status::budget_exhausted;
 }
 
 }  // namespace
@@ -317,19 +338,31 @@ Status search_worst_makespan(const MakespanInstance& instance, const SearchOptio
     std::memset(s, 0, 2 * t.length);
     s[0] = static_cast<Count>(t.warps);
   };
-  reset_root();
-  const std::uint64_t a = run_policy(t, true, s, take, next, schedule);
-  reset_root();
-  const std::uint64_t b = run_policy(t, false, s, take, next, {});
-  std::uint64_t incumbent = a;
-  if (b > a) {
-    reset_root();
-    incumbent = run_policy(t, false, s, take, next, schedule);
-  }
-  std::uint64_t schedule_length = incumbent;
+  // Their cycles are steps of the budget: for 65,535 warps they play
+  // millions of cycles, which max_steps must bound as it bounds the search.
   reset_root();
   const std::uint32_t root_ub = search_detail::upper_bound(t, s);
   result.upper_bound = root_ub;
+  // A schedule cut after c cycles with a warp left continues into a real
+  // work-conserving one of at least c + 1 cycles.
+  bool complete = true;
+  const std::uint64_t a =
+      run_policy(t, true, s, take, next, schedule, result, options.max_steps, complete);
+  if (!complete) return policies_cut(result, a + 1, 0);
+  reset_root();
+  const std::uint64_t b = run_policy(t, false, s, take, next, {}, result, options.max_steps, complete);
+  if (!complete) {
+    const bool kept = !schedule.empty() && a * t.length <= schedule.size();
+    return policies_cut(result, std::max(a, b + 1), kept ? a : 0);
+  }
+  std::uint64_t incumbent = a;
+  if (b > a) {
+    reset_root();
+    incumbent = run_policy(t, false, s, take, next, schedule, result, options.max_steps, complete);
+    if (!complete) return policies_cut(result, b, 0);  // a's schedule is overwritten
+  }
+  std::uint64_t schedule_length = incumbent;
+  reset_root();
   result.lower_bound = incumbent;
 
   std::array<Count, kMaxSearchLength> root{};

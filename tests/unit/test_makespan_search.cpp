@@ -145,9 +145,11 @@ TEST(MakespanSearch, AnytimeBoundsBracketTheExactValue) {
       const SearchRun exact = search(p);
       ASSERT_EQ(exact.status, Status::ok);
       const std::uint64_t v = exact.result.upper_bound;
-      for (std::uint64_t budget : {1u, 2u, 5u, 20u, 100u}) {
+      for (std::uint64_t budget : {1u, 2u, 5u, 20u, 100u, 1001u, 1002u, 1005u, 1020u, 1100u}) {
+        // Above 1000: the same budgets in steps, which also count the
+        // incumbent schedules' cycles (the smallest cut them short).
         SearchOptions o;
-        o.max_nodes = budget;
+        (budget > 1000 ? o.max_steps : o.max_nodes) = budget % 1000;
         const SearchRun r = search(p, o);
         ASSERT_TRUE(r.status == Status::ok || r.status == Status::budget_exhausted ||
                     r.status == Status::schedule_unavailable);
@@ -160,6 +162,39 @@ TEST(MakespanSearch, AnytimeBoundsBracketTheExactValue) {
       }
     }
   }
+}
+
+// max_steps bounds the whole call: the two incumbent schedules play one
+// step per cycle, and 65,535 warps of (LC)^32 take over 2 million cycles
+// in each. Cut short, a policy still gives a lower bound: its warps have
+// not finished, so a continuation of its schedule is longer than the cycles
+// it played.
+TEST(MakespanSearch, StepBudgetBoundsTheIncumbentSchedules) {
+  std::string k;
+  for (int i = 0; i < 32; ++i) k += "LC";
+  const Problem p = make(k, 1, 1, 65535);
+  for (const std::uint64_t budget : {1u, 10u, 1000u}) {
+    SearchOptions o;
+    o.memo_entries = 16;
+    o.max_steps = budget;
+    const SearchRun r = search(p, o, false);
+    EXPECT_EQ(r.status, Status::budget_exhausted);
+    EXPECT_EQ(r.result.steps, budget);
+    EXPECT_EQ(r.result.nodes, 0u);
+    EXPECT_EQ(r.result.lower_bound, budget + 1);
+    EXPECT_GE(r.result.upper_bound, 65535u * 32);  // 32 L per warp, one L a cycle
+    EXPECT_FALSE(r.result.exact);
+  }
+  // The first schedule completes (W + 1 = 3 cycles for LC, one warp of each
+  // class a cycle), the second is cut: the first one's schedule is kept.
+  const Problem small = make("LC", 1, 1, 2);
+  SearchOptions o;
+  o.max_steps = 4;
+  const SearchRun r = search(small, o);
+  EXPECT_EQ(r.status, Status::budget_exhausted);
+  EXPECT_EQ(r.result.schedule_cycles, 3u);
+  EXPECT_TRUE(replays(small, r.schedule, 3));
+  EXPECT_EQ(r.result.lower_bound, 3u);
 }
 
 // A budget caps the search's depth, hence its frames: a budget exactly as
