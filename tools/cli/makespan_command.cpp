@@ -25,6 +25,7 @@ struct MakespanOptions {
   std::string units;
   std::string method = "pessimistic";
   std::string budget_nodes;  // parsed by us, like warps
+  std::string budget_steps;
   std::string approx_x;
   double time_limit = 60;
   std::string ilp_formulation = "symmetric";
@@ -97,6 +98,7 @@ int run(const MakespanOptions& o) {
 #endif
     if (!o.approx_x.empty() && method != MakespanMethod::approx) ignored("--approx-x", "--method approx");
     if (!o.budget_nodes.empty() && !searches) ignored("--budget-nodes", "--method exact and approx");
+    if (!o.budget_steps.empty() && !searches) ignored("--budget-steps", "--method exact and approx");
     if (o.time_limit_given && !solves_ilp) ignored("--time-limit", limited);
     if (o.ilp_formulation_given && method != MakespanMethod::ilp) {
       ignored("--ilp-formulation", "--method ilp");
@@ -106,6 +108,7 @@ int run(const MakespanOptions& o) {
     }
     SearchSettings search;
     if (!o.budget_nodes.empty()) search.budget_nodes = parse_unsigned(o.budget_nodes, "--budget-nodes");
+    if (!o.budget_steps.empty()) search.budget_steps = parse_unsigned(o.budget_steps, "--budget-steps");
     search.progress = !o.quiet;  // progress goes to stderr, so JSON on stdout stays clean
     if (!o.approx_x.empty()) {
       search.approx_x = parse_unsigned(o.approx_x, "--approx-x");
@@ -168,7 +171,13 @@ void add_makespan_command(CLI::App& app, int& exit_code) {
       "symmetric (counts of warps, default) or paper (the paper's Fig. 3 binaries)");
   cmd->add_option("--budget-nodes", opts->budget_nodes,
                   "node budget of the exact search (0 = none); when it runs out the\n"
-                  "answer is the safe upper bound and exact is false");
+                  "answer is the safe upper bound and exact is false. It does not\n"
+                  "bound the two incumbent schedules the search starts from, which\n"
+                  "play up to the safe bound's cycles (millions for 65,535 warps)");
+  cmd->add_option("--budget-steps", opts->budget_steps,
+                  "step budget (0 = none): states generated, the incumbent schedules'\n"
+                  "cycles included, so it bounds the whole search; when it runs out\n"
+                  "the answer is the safe upper bound and exact is false");
   cmd->add_flag("--schedule", opts->schedule,
                 "print a worst schedule (text Gantt chart in the style of the paper's\n"
                 "Fig. 2, or 'schedule' in JSON); methods exact and ilp");

@@ -117,7 +117,15 @@ SearchOptions search_options(const SearchSettings& settings, std::uint64_t warps
                              std::uint64_t length) {
   SearchOptions options;
   options.max_nodes = settings.budget_nodes;
-  options.memo_entries = search_memo_entries(settings.budget_nodes, warps, length);
+  options.max_steps = settings.budget_steps;
+  // Every expansion but a cut last one generates a state (a step), so a
+  // step budget bounds the states stored too.
+  std::uint64_t expansions = settings.budget_nodes;
+  if (settings.budget_steps != 0 && settings.budget_steps < ~std::uint64_t{0}) {
+    const std::uint64_t by_steps = settings.budget_steps + 1;
+    expansions = expansions == 0 ? by_steps : std::min(expansions, by_steps);
+  }
+  options.memo_entries = search_memo_entries(expansions, warps, length);
   if (settings.progress) options.progress = print_progress;
   return options;
 }
@@ -171,6 +179,7 @@ void run_search(const MakespanProblem& problem, const ValidatedProblem& v,
   r.exact = result.exact;
   r.safe = true;
   r.nodes = result.nodes;
+  r.steps = result.steps;
   r.schedule_cycles = result.schedule_cycles;
   r.schedule_available = st != Status::schedule_unavailable;
   r.schedule.resize(static_cast<std::size_t>(r.schedule_cycles * v.shape.length));
@@ -323,7 +332,7 @@ std::vector<std::vector<std::uint64_t>> warp_cycles(const ValidatedProblem& v,
 std::string gantt(const ValidatedProblem& v, const MakespanReport& r, std::uint64_t warps) {
   if (!r.schedule_available) {
     return "schedule: not available (the bounds are exact; the node budget ran out while "
-           "rebuilding a worst schedule: raise --budget-nodes)\n";
+           "rebuilding a worst schedule: raise --budget-nodes or --budget-steps)\n";
   }
   if (warps > kMaxChartCells / std::max<std::uint64_t>(r.schedule_cycles, 1)) {
     return fmt::format("schedule: {} warps x {} cycles, too large to draw (over {} cells); "
@@ -334,7 +343,7 @@ std::string gantt(const ValidatedProblem& v, const MakespanReport& r, std::uint6
   std::string out =
       r.schedule_cycles < r.lower_bound
           ? fmt::format("schedule ({} cycles, the longest kept: a schedule of {} exists, whose "
-                        "cycles the budget did not keep; raise --budget-nodes):\n",
+                        "cycles the budget did not keep; raise --budget-nodes or --budget-steps):\n",
                         r.schedule_cycles, r.lower_bound)
           : fmt::format("schedule ({} cycles; row = warp, column = cycle):\n", r.schedule_cycles);
   for (std::uint64_t w = 0; w < warps; ++w) {
@@ -433,6 +442,7 @@ nlohmann::json to_json(const MakespanProblem& problem, const ValidatedProblem& v
       {"safe_pessimistic", r.safe_pessimistic},
       {"order_aware_bound", r.order_aware},
       {"nodes", r.nodes},
+      {"steps", r.steps},
       {"paper_estimate", {{"makespan", r.paper_estimate}, {"equations", "5-7"}, {"safe", false}}},
   };
   if (r.method == MakespanMethod::approx) {

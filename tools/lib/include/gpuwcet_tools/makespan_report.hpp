@@ -34,6 +34,7 @@ struct MakespanReport {
   std::uint64_t order_aware = 0;
   std::uint64_t paper_estimate = 0;    // Eqs. (5)-(7), never safe in general
   std::uint64_t nodes = 0;             // search expansions (exact and approx methods)
+  std::uint64_t steps = 0;             // states generated (exact method's search)
   std::uint64_t approx_group = 0;      // approx: the y of Eq. (43) that reaches the minimum
   bool approx_exact_terms = false;     // approx: every T(y) was exact
   // Worst schedule found, warps advanced per cycle and position (exact method).
@@ -46,6 +47,9 @@ struct MakespanReport {
 
 struct SearchSettings {
   std::uint64_t budget_nodes = 0;  // 0: no limit
+  // States generated, the incumbent schedules' cycles included
+  // (SearchOptions::max_steps): bounds the whole search; 0: no limit.
+  std::uint64_t budget_steps = 0;
   bool progress = true;            // progress lines on stderr
   std::uint64_t approx_x = 0;      // approx: largest group size y; 0 = min(W, 8)
   double time_limit_seconds = 60;  // ILP time limit (ilp, and the exact method's fallback)
