@@ -74,6 +74,40 @@ TEST(LaneDivergence, FallThroughOfAThreadIndexTestCostsItsLanesOnly) {
   EXPECT_EQ(f.step("ld.shared.u32", "", {"%r4", "[%r2]"}).passes, 16u);
 }
 
+// `and.pred` of a predicate with itself, back and forth, once copied both
+// sources' comparisons: the list doubled on every line, and 60 lines needed
+// 2^60 entries. Each comparison is now kept once, so the chain stays the
+// single `tid > 0` and the fall-through still runs lane 0 alone (1 pass, as
+// above). Distinct comparisons past kMaxPredicateTerms leave the AND unknown:
+// every lane counts (16 passes).
+TEST(LaneDivergence, SelfAndChainKeepsEachComparisonOnce) {
+  Feeder f;
+  f.step("mov.u32", "", {"%r1", "%tid.x"});
+  f.step("shl.b32", "", {"%r2", "%r1", "6"});
+  f.step("setp.gt.s32", "", {"%p1", "%r1", "0"});
+  for (int i = 0; i < 30; ++i) {
+    f.step("and.pred", "", {"%p2", "%p1", "%p1"});
+    f.step("and.pred", "", {"%p1", "%p2", "%p2"});
+  }
+  f.step("bra", "@%p1", {"SKIP"});
+  f.skip(1);
+  EXPECT_EQ(f.step("ld.shared.u32", "", {"%r3", "[%r2]"}).passes, 1u);
+
+  Feeder g;
+  g.step("mov.u32", "", {"%r1", "%tid.x"});
+  g.step("shl.b32", "", {"%r2", "%r1", "6"});
+  g.step("setp.gt.s32", "", {"%p1", "%r1", "0"});
+  std::vector<std::string> bounds;  // -1, -2, ...: each term holds in every lane
+  for (int i = 1; i <= 17; ++i) bounds.push_back(std::to_string(-i));
+  for (const std::string& b : bounds) {
+    g.step("setp.gt.s32", "", {"%p3", "%r1", b});
+    g.step("and.pred", "", {"%p1", "%p1", "%p3"});
+  }
+  g.step("bra", "@%p1", {"SKIP"});
+  g.skip(1);
+  EXPECT_EQ(g.step("ld.shared.u32", "", {"%r3", "[%r2]"}).passes, 16u);
+}
+
 // A comparison under a guard that differs between lanes leaves the other
 // lanes' predicate as it was: the branch on it has no known fall-through,
 // and the access after it counts every lane (16 passes).

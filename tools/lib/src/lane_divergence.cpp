@@ -1,6 +1,7 @@
 // Split warps in a PTX trace (lane_values.hpp, docs/trace-formats.md "Split
 // warps"): which lanes run an instruction, predicates known per thread, and
 // the per-thread mix a write leaves when only some lanes make it.
+#include <algorithm>
 #include <cstddef>
 
 #include "gpuwcet_tools/lane_values.hpp"
@@ -315,7 +316,16 @@ void LaneValueAnalysis::record_predicate(std::string_view base, std::string_view
       const std::string_view src = detail::trim(ops[k]);
       if (const auto it = predicates_.find(std::string(src));
           it != predicates_.end() && it->second.valid(epoch_)) {
-        r.all_of.insert(r.all_of.end(), it->second.all_of.begin(), it->second.all_of.end());
+        // Each term once, and at most kMaxPredicateTerms of them: `and.pred
+        // %p2, %p1, %p1; and.pred %p1, %p2, %p2; ...` would otherwise double
+        // the list on every line (gigabytes after 30 lines). A longer AND is
+        // left unknown, as when a source is unknown.
+        for (const Comparison& c : it->second.all_of) {
+          const auto same = [&c](const Comparison& d) { return d.op == c.op && d.a == c.a && d.b == c.b; };
+          if (std::find_if(r.all_of.begin(), r.all_of.end(), same) != r.all_of.end()) continue;
+          if (r.all_of.size() == kMaxPredicateTerms) return;
+          r.all_of.push_back(c);
+        }
         r.uniform_terms = r.uniform_terms || it->second.uniform_terms;
       } else if (operand(src).is_uniform()) {
         r.uniform_terms = true;

@@ -176,6 +176,7 @@ class LaneValueAnalysis {
   LaneValue operand(std::string_view text) const;
 
  private:
+  static constexpr std::size_t kMaxPredicateTerms = 16;
   // setp's comparison of two values known in every thread.
   struct Comparison {
     std::string op;  // eq ne lt le gt ge lo ls hi hs
@@ -184,7 +185,7 @@ class LaneValueAnalysis {
   // A predicate known per thread: the AND of comparisons and of predicates
   // the same in every lane (`uniform_terms`).
   struct LanePredicate {
-    std::vector<Comparison> all_of;
+    std::vector<Comparison> all_of;  // distinct, at most kMaxPredicateTerms
     bool uniform_terms = false;
     // Valid in every lane that reads it (computed by every lane, or the
     // register's first write: lanes that did not make it never wrote the
