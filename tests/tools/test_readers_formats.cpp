@@ -157,11 +157,63 @@ TEST(ReadersAccelSim, HandCheckedInstructions) {
   EXPECT_EQ(srcs(w.code[2]), Regs{1});
   EXPECT_EQ(w.code[3].unit, unit(c, "mem"));
   EXPECT_EQ(w.code[3].kind, OpKind::load);
+  EXPECT_EQ(srcs(w.code[3]), (Regs{1, 2}));  // the address [R2.64]: R2 and R3
   EXPECT_EQ(w.code[4].kind, OpKind::branch);  // half the warp goes on
   EXPECT_EQ(w.code[5].kind, OpKind::store);
-  EXPECT_EQ(srcs(w.code[5]), (Regs{1, 0}));
+  EXPECT_EQ(srcs(w.code[5]), (Regs{1, 2, 0}));  // address R2:R3, data R1
   EXPECT_EQ(w.code[6].kind, OpKind::exit);
   EXPECT_EQ(w.lines[1], 9u);
+}
+
+// The tracer names the first register of a wide operand only. A double
+// (DADD R4, R6, R8) writes R4:R5 and reads R6:R7 and R8:R9, so a MOV to R7
+// just before it is a dependency; ULDC.64 writes UR4:UR5; LDSM.16.M88.4
+// writes four registers, and each lane reads a 16-byte row, not the 2 bytes
+// of the element size the tracer writes: 32 rows 4 bytes apart cover words
+// 0-34, so banks 0-2 hold two words each, 2 passes (2 bytes a lane: words
+// 0-31, one pass).
+// Registers in order of first appearance: R7=0, R4=1, R5=2, R6=3, R8=4,
+// R9=5, UR4=6, UR5=7, R12=8..R15=11, R2=12.
+TEST(ReadersAccelSim, WideOperandsCoverEveryRegister) {
+  const std::string text =
+      "#BEGIN_TB\n"
+      "thread block = 0,0,0\n"
+      "warp = 0\n"
+      "insts = 4\n"
+      "0000 ffffffff 1 R7 MOV 0 0\n"
+      "0010 ffffffff 1 R4 DADD 2 R6 R8 0\n"
+      "0020 ffffffff 1 UR4 ULDC.64 0 0\n"
+      "0030 ffffffff 1 R12 LDSM.16.M88.4 1 R2 2 1 0x7000 4 0\n"
+      "#END_TB\n";
+  const HardwareConfig c = orin();
+  const TraceFile t = read_trace_text("k.traceg", text, TraceFormat::accelsim, c);
+  const auto& w = t.blocks[0].warps[0].code;
+  ASSERT_GE(w.size(), 4u);
+  EXPECT_EQ(dsts(w[1]), (Regs{1, 2}));
+  EXPECT_EQ(srcs(w[1]), (Regs{3, 0, 4, 5}));
+  EXPECT_EQ(dsts(w[2]), (Regs{6, 7}));
+  EXPECT_EQ(dsts(w[3]), (Regs{8, 9, 10, 11}));
+  EXPECT_EQ(srcs(w[3]), (Regs{12}));
+  EXPECT_EQ(w[3].extra_cycles, 1u);  // one further bank pass on mem_shared
+}
+
+// The tracer writes widths of at most 16 bytes; a larger one is refused
+// before it costs anything (65,536 bytes per lane took 0.1 s a line).
+TEST(ReadersAccelSim, MemoryWidthAbove16BytesIsAnError) {
+  const std::string text =
+      "#BEGIN_TB\n"
+      "thread block = 0,0,0\n"
+      "warp = 0\n"
+      "insts = 1\n"
+      "0000 ffffffff 1 R1 LDS 1 R2 32 1 0x0 32 0\n"
+      "#END_TB\n";
+  try {
+    read_trace_text("k.traceg", text, TraceFormat::accelsim, orin());
+    FAIL() << "no error";
+  } catch (const ToolError& e) {
+    EXPECT_NE(std::string(e.what()).find("k.traceg:5:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("memory width"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ReadersNative, ExampleTrace) {

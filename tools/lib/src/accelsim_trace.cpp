@@ -77,13 +77,61 @@ bool has_component(std::string_view opcode, std::string_view part) {
   return false;
 }
 
-// Registers a 64- or 128-bit result occupies beyond the one the tracer
-// names (it lists only the first register of a pair or quad).
+std::string_view base_name(std::string_view opcode) { return opcode.substr(0, opcode.find('.')); }
+
+bool is_double_arithmetic(std::string_view base) {
+  return base == "DADD" || base == "DMUL" || base == "DFMA" || base == "DMNMX" ||
+         base == "DSETP" || base == "DSET";
+}
+
+bool is_matrix_multiply(std::string_view base) {
+  return base == "HMMA" || base == "IMMA" || base == "BMMA" || base == "DMMA";
+}
+
+// Registers a wide result occupies beyond the one the tracer names (it lists
+// only the first register of a pair or quad). Naming too many only adds a
+// dependency; naming too few would drop one, so every 64-bit type counts.
 std::uint64_t extra_result_registers(std::string_view opcode) {
-  if (has_component(opcode, "128")) return 3;
-  if (has_component(opcode, "WIDE") || has_component(opcode, "64")) return 1;
+  const std::string_view base = base_name(opcode);
+  // An MMA fragment of C/D is up to 4 registers per lane (m16n8k16 with
+  // 32-bit accumulators; DMMA.884's two doubles); LDSM.x4 loads 4.
+  if (is_matrix_multiply(base) || has_component(opcode, "128")) return 3;
+  if (base == "LDSM") return has_component(opcode, "4") ? 3 : has_component(opcode, "2") ? 1 : 0;
+  if (is_double_arithmetic(base) || has_component(opcode, "WIDE") ||
+      has_component(opcode, "64") || has_component(opcode, "F64") ||
+      has_component(opcode, "S64") || has_component(opcode, "U64")) {
+    return 1;
+  }
   return 0;
 }
+
+bool is_global_memory(std::string_view base) {
+  return base == "LDG" || base == "STG" || base == "LD" || base == "ST" || base == "ATOMG" ||
+         base == "ATOM" || base == "RED" || base == "LDGSTS";
+}
+
+// Registers source `index` occupies beyond the one named: the high half of
+// a double operand (DADD R4, R6, R8 reads R6-R9; a conversion from F64), of
+// a store's wide data, and of a 64-bit address (`.E`: [R2.64] reads R2 and
+// R3; the tracer lists the address first). The model holds kMaxSources
+// registers; an MMA's fragments (A, B and C: 10 registers) stay their first
+// register, whose writer, an LDSM or a wide load in nvcc's code, writes the
+// whole fragment (docs/trace-formats.md).
+std::uint64_t extra_source_registers(std::string_view opcode, std::size_t index) {
+  const std::string_view base = base_name(opcode);
+  if (is_matrix_multiply(base)) return 0;
+  if (has_component(opcode, "128")) return 3;
+  if (is_double_arithmetic(base) || has_component(opcode, "F64") || has_component(opcode, "64")) {
+    return 1;
+  }
+  return index == 0 && is_global_memory(base) && has_component(opcode, "E") ? 1 : 0;
+}
+
+// The tracer takes a load's width from the opcode's first number, the
+// element size for LDSM; each lane of LDSM gives one 16-byte row.
+constexpr std::uint64_t kLdsmRowBytes = 16;
+// Widest access of one lane (128 bits); the tracer writes no more.
+constexpr std::uint64_t kMaxMemoryWidth = 16;
 
 // CUDA's limit on the threads of a block.
 constexpr std::uint64_t kMaxBlockThreads = 1024;
@@ -350,6 +398,24 @@ class Reader {
     return out;
   }
 
+  // R(n+1) .. R(n+extra) (UR for a uniform register), while the
+  // instruction holds fewer than the model's kMaxDestinations / kMaxSources.
+  void add_wide(std::string_view token, std::uint64_t extra, OperandSet& ops, bool destination) {
+    const auto reg = parse_register(token);
+    if (extra == 0 || reg->zero || (reg->space != "R" && reg->space != "UR")) return;
+    const std::uint64_t zero = reg->space == "R" ? 255 : 63;
+    for (std::uint64_t e = 1; e <= extra && reg->number + e < zero; ++e) {
+      const std::uint16_t id = registers_.id(reg->space, reg->number + e, name_, line_);
+      if (destination) {
+        if (ops.dst_count() >= kMaxDestinations) break;
+        ops.add_dst(id);
+      } else {
+        if (ops.src_count() >= kMaxSources) break;
+        ops.add_src(id);
+      }
+    }
+  }
+
   std::uint16_t register_id(std::string_view token, bool& zero) {
     const auto r = parse_register(token);
     if (!r) {
@@ -383,21 +449,18 @@ class Reader {
       const std::uint16_t r = register_id(t[dst_at + k], zero);
       if (zero) continue;
       ops.add_dst(r);
-      const auto reg = parse_register(t[dst_at + k]);
-      if (reg->space != "R") continue;
-      const std::uint64_t extra = extra_result_registers(opcode);
-      for (std::uint64_t e = 1; e <= extra && reg->number + e < 255; ++e) {
-        if (ops.dst_count() >= kMaxDestinations) break;
-        ops.add_dst(registers_.id("R", reg->number + e, name_, line_));
-      }
+      add_wide(t[dst_at + k], extra_result_registers(opcode), ops, true);
     }
     for (std::size_t k = 0; k < src_num; ++k) {
       bool zero = false;
       const std::uint16_t r = register_id(t[i + k], zero);
-      if (!zero) ops.add_src(r);
+      if (zero) continue;
+      ops.add_src(r);
+      add_wide(t[i + k], extra_source_registers(opcode, k), ops, false);
     }
     i += src_num;
-    const std::uint64_t width = number(t, i++, 1u << 16, "memory width");
+    std::uint64_t width = number(t, i++, kMaxMemoryWidth, "memory width");
+    if (width > 0 && base_name(opcode) == "LDSM") width = kLdsmRowBytes;
     std::size_t addresses = 0;
     std::uint64_t mode = 0;
     const std::size_t lanes = std::bitset<32>(mask).count();
