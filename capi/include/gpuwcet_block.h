@@ -73,7 +73,9 @@ typedef struct gpuwcet_hardware_desc {
   uint32_t result_delay;       /* <= 2^20: cycles added to every result */
   uint32_t latency_from_issue; /* 0: result at dispatch + initiation + latency;
                                   1: at dispatch + max(latency, initiation) */
-  uint32_t barrier_delay;      /* <= 2^20: cycles from the last drain to a barrier's release */
+  uint32_t barrier_delay;      /* <= 2^20: cycles from the last drain to a barrier's release;
+                                  >= 1 also covers a barrier that takes an issue slot
+                                  (each warp's own; the others' are charged to it) */
   uint32_t dispatch_delay;     /* <= 2^20: cycles from an issue to the earliest dispatch */
   uint32_t launch_delay;       /* <= 2^20: cycles before a warp's first issue */
   uint32_t exit_issues;        /* 0: exit takes no issue slot; 1: it issues on its unit (as a
@@ -151,15 +153,24 @@ typedef struct gpuwcet_phase {
   uint32_t section; /* barrier section */
 } gpuwcet_phase;
 
-/* What a block bound needs of one warp in one barrier section. */
+/* What a block bound needs of one warp in one barrier section. The bound is
+ * safe for summaries gpuwcet_profile_warp makes from the same description;
+ * the block bound checks their consistency only (docs/multiphase.md). */
 typedef struct gpuwcet_section_summary {
-  uint64_t length;    /* sum of the section's phases */
+  uint64_t length;    /* start to drain alone (the sum of the section's phases),
+                         plus the warp's own queued holds with collector units */
   uint64_t execution; /* cycles in execution phases */
   uint64_t idle;      /* cycles in idle phases */
-  uint64_t issues;    /* instructions issued */
-  uint32_t resource_mask; /* bit r: resource r used */
+  uint64_t issues;    /* issue slots it may take from other warps: one per
+                         instruction (dispatch_delay each when collector_units
+                         <= dispatch_delay), one for the barrier ending it
+                         when barrier_delay >= 1 */
+  uint32_t resource_mask; /* bit r: resource r used (with collector units,
+                             every queued resource once it issues) */
   uint32_t phase_count;
-  uint64_t held[GPUWCET_MAX_RESOURCES]; /* sum of (initiation - 1) per resource */
+  uint64_t held[GPUWCET_MAX_RESOURCES]; /* per resource, the sum of blocking
+                                           cycles: initiation + extra - 1, or
+                                           initiation + extra when queued */
 } gpuwcet_section_summary;
 
 typedef struct gpuwcet_profile_info {

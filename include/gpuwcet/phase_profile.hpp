@@ -38,16 +38,29 @@ struct Phase {
   std::uint32_t section = 0;  // barrier section it belongs to
 };
 
-// What a block bound needs of one warp in one barrier section.
+// What a block bound needs of one warp in one barrier section. The bound is
+// safe for summaries profile_warp makes from the same description;
+// block_bound checks their consistency only, not that they are so made.
 struct SectionSummary {
-  std::uint64_t length = 0;      // section start to its drain: sum of its phases
+  // Section start to its drain when the warp runs alone (the sum of its
+  // phases), plus, with collector units, the holds of its own queued
+  // instructions (any service order: docs/multiphase.md).
+  std::uint64_t length = 0;
   std::uint64_t execution = 0;   // cycles in execution phases
   std::uint64_t idle = 0;        // cycles in idle phases
-  std::uint64_t issues = 0;      // instructions issued (issue slots used)
-  std::uint32_t resource_mask = 0;  // bit r: some instruction used resource r
+  // Issue slots it may take from other warps: one per instruction
+  // (dispatch_delay each when collector_units <= dispatch_delay), and one
+  // for the barrier that ends the section when barrier_delay >= 1 (a
+  // barrier that may take an issue slot).
+  std::uint64_t issues = 0;
+  // Bit r: some instruction used resource r; with collector units, every
+  // queued resource once the warp issues anything.
+  std::uint32_t resource_mask = 0;
   std::uint32_t phase_count = 0;
-  // held[r]: sum over the section's instructions on resource r of
-  // (initiation - 1): the cycles after its issue cycle that each keeps r busy.
+  // held[r]: sum over the section's instructions on resource r of their
+  // blocking cycles (block_model.hpp): initiation + extra - 1 on a unit
+  // without a queue (after the issue cycle), initiation + extra on a queued
+  // one (its whole hold).
   std::array<std::uint64_t, kMaxResources> held{};
 };
 

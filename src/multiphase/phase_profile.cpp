@@ -250,6 +250,11 @@ template <bool collectors>
       if (queues != nullptr) drain = queues->drain_all(resource_free, ready, pending_tag, drain);
       if (next_issue > drain) drain = next_issue;
       drain += hw.barrier_delay;
+      // A machine whose barrier takes an issue slot (GPGPU-Sim's bar.sync)
+      // has barrier_delay >= 1, the warp's own slot: one more issue for the
+      // other warps' bounds to charge. barrier_delay 0 is a barrier without
+      // a slot (the paper's model). docs/multiphase.md, "Barriers".
+      if (hw.barrier_delay != 0) ++current.issues;
       close_section();
       continue;
     }

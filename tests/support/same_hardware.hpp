@@ -25,6 +25,7 @@ inline void expect_same_hardware(const tools::HardwareConfig& file,
   EXPECT_EQ(file.hw.exit_issues, preset.hw.exit_issues);
   EXPECT_EQ(file.cycles_per_8_transactions, preset.cycles_per_8_transactions);
   EXPECT_EQ(file.barriers_drain, preset.barriers_drain);
+  EXPECT_EQ(file.barrier_issues, preset.barrier_issues);
   ASSERT_EQ(file.hw.unit_count, preset.hw.unit_count);
   for (std::size_t i = 0; i < file.hw.unit_count; ++i) {
     const FunctionalUnit& a = file.hw.units[i];

@@ -231,6 +231,59 @@ TEST(BlockSimulator, SafeBoundCoversBarriersThatDoNotDrain) {
   }
 }
 
+// A barrier that takes an issue slot (GPGPU-Sim's bar.sync): the bound
+// charges each other warp's barrier as one of its issues. Paper's pipeline,
+// one unit U (initiation 1, latency 1), barrier_delay 2; three warps of
+// `U; bar; U`. Worked by hand: alone, U issues at 0 and is written at 2, the
+// barrier comes at the drain 2, the release 2 cycles later: section lengths
+// 4 and 2. Each other warp issues U and its barrier, then U: the safe bound
+// is (4 + 2 * 2) + (2 + 2 * 1) = 12 (10 without the barrier slots). GTO on
+// the machine whose barriers issue and do not drain: U and bar of A at 0
+// and 1, of B at 2 and 3, of C at 4 and 5; release 5 + 2 = 7; the last
+// section's U at 7, 8, 9, the last written at 11. With draining barriers
+// the release waits for C's U (written at 6): 8, the last result 12.
+TEST(BlockSimulator, BarrierIssueSlotsAreCharged) {
+  HardwareDescription hw = paper_units({{1, 1}});
+  hw.barrier_delay = 2;
+  std::vector<Instruction> code(4);
+  code[1].kind = OpKind::barrier;
+  code[3].kind = OpKind::exit;
+  const std::vector<std::vector<Instruction>> block{code, code, code};
+  EXPECT_EQ(bound(hw, block).safe_upper_bound, 12u);
+  BlockSimulationOptions so;
+  so.barrier_issues = true;
+  so.barriers_drain = false;
+  EXPECT_EQ(simulate_block(hw, block, kRegisters, so).cycles, 11u);
+  so.barriers_drain = true;
+  EXPECT_EQ(simulate_block(hw, block, kRegisters, so).cycles, 12u);
+}
+
+// Random blocks on machines whose barriers take an issue slot, drained or
+// not (barrier_delay >= 1, which covers the warp's own slot): no policy
+// exceeds the safe bound.
+TEST(BlockSimulator, SafeBoundCoversBarriersThatIssue) {
+  std::mt19937_64 rng(2027);
+  int slower = 0;  // runs the barrier slots made slower
+  for (int n = 0; n < 1500; ++n) {
+    auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
+    hw.barrier_delay = std::max<std::uint32_t>(hw.barrier_delay, 1);
+    const Block block = random_block(rng, hw, 1);
+    const BlockBound b = bound(hw, block);
+    for (SchedulerPolicy policy : kPolicies) {
+      for (const bool drain : {true, false}) {
+        BlockSimulationOptions so = run_of(policy, rng);
+        so.barriers_drain = drain;
+        const std::uint64_t without = simulate_block(hw, block, kRegisters, so).cycles;
+        so.barrier_issues = true;
+        const std::uint64_t with = simulate_block(hw, block, kRegisters, so).cycles;
+        ASSERT_LE(with, b.safe_upper_bound) << n << " policy " << static_cast<int>(policy);
+        if (with > without) ++slower;
+      }
+    }
+  }
+  EXPECT_GT(slower, 0);  // the switch changes the machine
+}
+
 // warp_alone_cycles is the one-warp block's schedule, barriers drained or
 // passed; passing is never slower, and draining gives profile_warp's total.
 TEST(BlockSimulator, WarpAloneCyclesIsTheOneWarpSchedule) {

@@ -172,6 +172,8 @@ TEST(ReadersErrors, HardwareFiles) {
   sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config: ",
             "L1 + L2 + DRAM, 16777302 cycles, exceeds 16777216");
   hw_error("memory_latency = 16777217\n" + unit, "hw.toml:1: ", "memory_latency");
+  // A barrier with an issue slot needs barrier_delay >= 1 (its own slot).
+  hw_error("[pipeline]\nbarrier_issues = true\n" + unit, "hw.toml: ", "needs barrier_delay >= 1");
   // A hardware description without the unit an opcode needs.
   const HardwareConfig c = parse_hardware_text("hw.toml", unit, {});
   expect_error(

@@ -76,6 +76,7 @@ ScheduleSearch run_search(const Inputs& in, const std::vector<std::vector<Instru
   opts.steps = steps;
   opts.seed = seed;
   opts.barriers_drain = so.barriers_drain;
+  opts.barrier_issues = so.barrier_issues;
   opts.record_trace = so.record_trace;
   if (steps >= kSearchProgressFrom) {
     opts.progress_every = steps / 10;
@@ -151,6 +152,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
     so.collector_seed = runs[r].policy == SchedulerPolicy::random ? runs[r].seed : seed;
     so.record_trace = !o.svg.empty();
     so.barriers_drain = in.config.barriers_drain;
+    so.barrier_issues = in.config.barrier_issues;
     BlockSimulation sim;
     ScheduleSearch search;
     try {

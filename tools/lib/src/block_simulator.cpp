@@ -127,6 +127,7 @@ std::size_t deferring_holds(const HardwareDescription& hw,
                             bool balanced) {
   auto key = [&](std::size_t w) {
     const Instruction& i = warps[w][st[w].pc];
+    if (i.kind == OpKind::barrier) return std::make_pair(std::uint64_t{0}, balanced ? st[w].pc : std::size_t{0});
     const FunctionalUnit& u = hw.units[i.unit];
     const std::uint64_t hold = (u.flags & kUnitQueuedDispatch) != 0 ? 0 : blocking_cycles(u, i);
     return std::make_pair(hold, balanced ? st[w].pc : std::size_t{0});
@@ -152,6 +153,9 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
                                const std::vector<std::vector<Instruction>>& warps,
                                std::size_t register_count, const BlockSimulationOptions& options) {
   if (validate(hw) != Status::ok) throw std::invalid_argument("invalid hardware description");
+  if (options.barrier_issues && hw.barrier_delay == 0) {
+    throw std::invalid_argument("barrier_issues needs barrier_delay >= 1");
+  }
   const std::size_t n = warps.size();
   BlockSimulation sim;
   sim.warp_end.assign(n, 0);
@@ -272,7 +276,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
         if (s.pc >= warps[w].size() ||
             (warps[w][s.pc].kind == OpKind::exit && !hw.exit_issues)) {
           s.done = true;
-        } else if (warps[w][s.pc].kind == OpKind::barrier) {
+        } else if (warps[w][s.pc].kind == OpKind::barrier && !options.barrier_issues) {
           s.at_barrier = true;
         }
       }
@@ -286,13 +290,14 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       // Every live warp is at the barrier: release once the last one got
       // there. A warp is there once free to issue again (and drained, when
       // barriers drain).
-      std::uint64_t release = t;
+      // A barrier that issued is there from its issue cycle, already past.
+      std::uint64_t release = options.barrier_issues ? 0 : t;
       for (const WarpState& s : st) {
         if (s.done) continue;
         release = std::max(release, s.next_issue);
         if (options.barriers_drain) release = std::max(release, s.drain);
       }
-      release += hw.barrier_delay;
+      release = std::max(release + hw.barrier_delay, t);
       sim.releases.push_back(release);
       for (WarpState& s : st) {
         if (s.done) continue;
@@ -313,8 +318,11 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     const bool unit_free = !collect || collectors.free_at(t);
     for (std::size_t w = 0; w < n; ++w) {
       if (st[w].done || st[w].at_barrier) continue;
-      const std::uint64_t e = earliest(w);
-      if (e <= t && unit_free) {
+      // A barrier that issues waits for nothing but the warp's issue stage
+      // (and, when barriers drain, nothing more: the release waits).
+      const bool barrier = warps[w][st[w].pc].kind == OpKind::barrier;
+      const std::uint64_t e = barrier ? st[w].next_issue : earliest(w);
+      if (e <= t && (unit_free || barrier)) {
         candidates.push_back(w);
       } else {
         next_event = std::min(next_event, std::max(e, t + 1));
@@ -367,6 +375,17 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     if (candidates.size() > 1) record(options, candidates, pick);
     WarpState& s = st[pick];
     const Instruction& ins = warps[pick][s.pc];
+    if (ins.kind == OpKind::barrier) {
+      // The bar.sync takes this cycle's slot; the warp is at the barrier
+      // from this cycle (next_issue: the release counts barrier_delay from
+      // the last arrival, which covers the slot).
+      s.at_barrier = true;
+      s.next_issue = t;
+      last = pick;
+      have_last = true;
+      ++t;
+      continue;
+    }
     const std::size_t r = unit_resource(hw, ins.unit);
     std::uint64_t d = 0;
     if (collect && (hw.units[ins.unit].flags & kUnitQueuedDispatch) != 0) {

@@ -223,6 +223,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   c.memory_latency = memory_latency ? *memory_latency : static_cast<std::uint32_t>(mem);
   c.cycles_per_8_transactions = kGpgpuSimCyclesPer8Transactions;
   c.barriers_drain = false;  // bar.sync releases at the last arrival, results pending
+  c.barrier_issues = true;   // and issues like an instruction
   c.hw.unit_count = kPresetUnitCount;
   for (std::size_t i = 0; i < kPresetUnitCount; ++i) {
     FunctionalUnit& u = c.hw.units[i];

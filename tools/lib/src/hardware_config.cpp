@@ -109,6 +109,7 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
   c.memory_latency = memory_latency;
   c.cycles_per_8_transactions = kGpgpuSimCyclesPer8Transactions;
   c.barriers_drain = false;  // GPGPU-Sim's bar.sync
+  c.barrier_issues = true;
   detail::add_alu_unit(c.hw, c.source);
   return c;
 }

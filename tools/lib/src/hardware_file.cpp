@@ -126,18 +126,20 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
       }
     } else if (k == "cycles_per_8_transactions") {
       c.cycles_per_8_transactions = count(1);
-    } else if (k == "latency_from_issue" || k == "exit_issues" || k == "barriers_drain") {
+    } else if (k == "latency_from_issue" || k == "exit_issues" || k == "barriers_drain" ||
+               k == "barrier_issues") {
       if (!v.is_boolean()) {
         throw ToolError(fmt::format("{}: '{}' must be true or false", at(name, v), k));
       }
       (k == "latency_from_issue" ? hw.latency_from_issue
        : k == "exit_issues"      ? hw.exit_issues
-                                 : c.barriers_drain) = *v.value<bool>();
+       : k == "barriers_drain"   ? c.barriers_drain
+                                 : c.barrier_issues) = *v.value<bool>();
     } else {
       throw ToolError(fmt::format(
           "{}: unknown key '{}' in [pipeline] (expected issue_interval, branch_delay, "
           "result_delay, latency_from_issue, barrier_delay, dispatch_delay, launch_delay, "
-          "exit_issues, barriers_drain, collector_units, cycles_per_8_transactions)",
+          "exit_issues, barriers_drain, barrier_issues, collector_units, cycles_per_8_transactions)",
           at(name, v), k));
     }
   }
@@ -303,6 +305,11 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       }
       c.rules.push_back(std::move(r));
     }
+  }
+  if (c.barrier_issues && c.hw.barrier_delay == 0) {
+    // The barrier's own slot lies within barrier_delay: with 0 the block
+    // bounds would not cover it (docs/multiphase.md, "Barriers").
+    throw ToolError(fmt::format("{}: barrier_issues = true needs barrier_delay >= 1", name));
   }
   add_alu_unit(c.hw, name);
   return c;

@@ -41,6 +41,7 @@ ScheduleSearch search_slow_schedule(const HardwareDescription& hw,
   BlockSimulationOptions so;
   so.record_trace = false;
   so.barriers_drain = options.barriers_drain;
+  so.barrier_issues = options.barrier_issues;
 
   // Starting points: the policies' schedules under every deterministic pick
   // rule, recorded as choices.

@@ -84,6 +84,12 @@ struct BlockSimulationOptions {
   // draining barriers; its safe bound also holds for this machine
   // (docs/multiphase.md, "Barriers that do not drain").
   bool barriers_drain = true;
+  // true: a barrier issues like an instruction, taking one cycle's issue
+  // slot, and the warp is at the barrier from that cycle on (GPGPU-Sim's
+  // bar.sync); false: it takes no slot. Needs barrier_delay >= 1, which
+  // the warp's own slot lies within and which makes the summaries charge
+  // the slot to the other warps (docs/multiphase.md, "Barriers").
+  bool barrier_issues = false;
 };
 
 struct BlockSimulation {

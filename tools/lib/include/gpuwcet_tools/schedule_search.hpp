@@ -20,6 +20,7 @@ struct ScheduleSearchOptions {
   std::uint64_t steps = 1000;  // runs after the starting points
   std::uint64_t seed = 1;      // of the moves
   bool barriers_drain = true;
+  bool barrier_issues = false;
   bool record_trace = false;   // record the slowest schedule's issues
   // Called every `progress_every` steps (0: never) with the steps done and
   // the slowest time so far.

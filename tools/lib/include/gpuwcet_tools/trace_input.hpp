@@ -52,6 +52,11 @@ struct HardwareConfig {
   // this decides a one-warp block's exact time (warp_alone_cycles) and the
   // simulator's machine.
   bool barriers_drain = true;
+  // Whether a barrier takes an issue slot (GPGPU-Sim's bar.sync issues like
+  // an instruction: the presets and GPGPU-Sim configurations). The block
+  // bounds hold for both when barrier_delay >= 1; this decides the
+  // simulator's machine.
+  bool barrier_issues = false;
   // What the reader took differently from what the file says, or could not
   // model (a line each; the CLI prints them as notes).
   std::vector<std::string> notes;
