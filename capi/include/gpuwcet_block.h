@@ -246,8 +246,10 @@ typedef struct gpuwcet_block_bound {
   /* Proven safe for every work-conserving scheduler: use this one. */
   uint64_t safe_upper_bound;
   /* No schedule is shorter (longest warp alone, per section), for a
-   * description without collector units; with them a warp's length bounds
-   * every service order and is no lower bound. */
+   * description without collector units on a machine whose barriers drain;
+   * with collector units a warp's length bounds every service order, and
+   * barriers that do not drain let warps start a section early: then it is
+   * no lower bound. */
   uint64_t lower_bound;
 } gpuwcet_block_bound;
 

@@ -28,8 +28,10 @@ struct BlockBound {
   // resources, looser when their execution phases overlap units.
   std::uint64_t safe_upper_bound = 0;
   // Per section max over w of length(w), summed: no schedule is shorter on a
-  // description without collector units (with them a warp's length bounds
-  // every service order of its queued units, and is no lower bound).
+  // description without collector units whose barriers drain (with collector
+  // units a warp's length bounds every service order of its queued units,
+  // and barriers that do not drain let a section start early: then it is no
+  // lower bound).
   std::uint64_t lower_bound = 0;
 };
 

@@ -169,8 +169,9 @@ TEST(ReadersErrors, HardwareFiles) {
   sim_error("-gpgpu_n_clusters 1\n-gpgpu_num_sched_per_core 4\n", "gpgpusim.config: ",
             "sets none of the options gpuwcet reads");
   sim_error("-foo bar\n", "gpgpusim.config: ", "is it a gpgpusim.config?");
-  sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config: ",
-            "L1 + L2 + DRAM, 16777302 cycles, exceeds 16777216");
+  sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config:2: ",
+            "L1 + L2 + DRAM, 16777302 cycles, exceeds 16777216 (-gpgpu_l1_latency on line 1, "
+            "-dram_latency on line 2)");
   hw_error("memory_latency = 16777217\n" + unit, "hw.toml:1: ", "memory_latency");
   // A barrier with an issue slot needs barrier_delay >= 1 (its own slot).
   hw_error("[pipeline]\nbarrier_issues = true\n" + unit, "hw.toml: ", "needs barrier_delay >= 1");

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,10 @@ int main(int argc, char** argv) {
     for (const CLI::App* command : app.get_subcommands()) who += " " + command->get_name();
     std::cerr << who << ": error: " << e.what()
               << "\nRun 'gpuwcet --help' or 'gpuwcet <command> --help'.\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gpuwcet: error: out of memory: the input needs more memory than this "
+                 "machine gives (a very large trace or search)\n";
     return 2;
   } catch (const std::exception& e) {
     // Each command reports its own errors (ToolError); anything else that

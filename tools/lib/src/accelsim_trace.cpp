@@ -330,7 +330,9 @@ class Reader {
     expected_ = *n;
     insts_line_ = line_;
     // The count sizes the warp's arrays once; an instruction line takes at
-    // least 12 bytes, so a false count cannot reserve more than the file holds.
+    // least 12 bytes, so a false count reserves no more instructions than the
+    // file has lines (about 2.5 times its bytes), once: the mismatch ends the
+    // read at the warp's end.
     const std::size_t fits = content_bytes_ / 12;
     WarpTrace& w = out_.blocks.back().warps.back();
     w.code.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*n, fits)));

@@ -2,6 +2,7 @@
 // and -ptx_opcode_initiation_* lists become the presets' 21 units with the
 // file's numbers; every other option is ignored except the few that give the
 // memory latency. Format and choices: docs/trace-formats.md.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <map>
@@ -123,6 +124,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     initiation[i] = kAmpereUnits[i].initiation;
   }
   std::map<std::string, std::uint64_t> scalars;
+  std::map<std::string, std::size_t> scalar_lines;  // where each was set, for errors
   std::vector<std::string> notes;
   bool known_read = false;  // a file that sets none of the options describes nothing
 
@@ -164,6 +166,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
                 fmt::format("{} expects {} up to {}, got '{}'", option, o.what, o.limit, value));
       }
       scalars[std::string(option)] = *v;
+      scalar_lines[std::string(option)] = lines.line_number();
       known_read = true;
     }
     for (const char* o : kIssueWidthOptions) {
@@ -210,8 +213,19 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   } else {
     mem = opt("-gpgpu_l1_latency", 1) + opt("-gpgpu_l2_rop_latency", 85) + opt("-dram_latency", 30);
     if (mem > kMaxCycles && !memory_latency) {
-      throw ToolError(fmt::format("{}: the memory latency L1 + L2 + DRAM, {} cycles, exceeds {}", name,
-                                  mem, kMaxCycles));
+      // Named at the last line that set one of the three (defaults for the
+      // others), with every line that did.
+      std::size_t last = 0;
+      std::string set_at;
+      for (const char* key : {"-gpgpu_l1_latency", "-gpgpu_l2_rop_latency", "-dram_latency"}) {
+        const auto it = scalar_lines.find(key);
+        if (it == scalar_lines.end()) continue;
+        last = std::max(last, it->second);
+        set_at += fmt::format("{}{} on line {}", set_at.empty() ? "" : ", ", key, it->second);
+      }
+      fail_at(name, last,
+              fmt::format("the memory latency L1 + L2 + DRAM, {} cycles, exceeds {} ({})", mem,
+                          kMaxCycles, set_at));
     }
   }
 
