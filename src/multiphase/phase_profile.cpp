@@ -251,10 +251,11 @@ template <bool collectors>
       if (next_issue > drain) drain = next_issue;
       drain += hw.barrier_delay;
       // A machine whose barrier takes an issue slot (GPGPU-Sim's bar.sync)
-      // has barrier_delay >= 1, the warp's own slot: one more issue for the
-      // other warps' bounds to charge. barrier_delay 0 is a barrier without
-      // a slot (the paper's model). docs/multiphase.md, "Barriers".
-      if (hw.barrier_delay != 0) ++current.issues;
+      // has barrier_delay >= issue_interval, the warp's own slot: the other
+      // warps' bounds charge the slot like an instruction's (issue_slots:
+      // it passes through a collector unit). barrier_delay 0 is a barrier
+      // without a slot (the paper's model). docs/multiphase.md, "Barriers".
+      if (hw.barrier_delay != 0) current.issues += issue_slots;
       close_section();
       continue;
     }

@@ -266,7 +266,7 @@ TEST(BlockSimulator, SafeBoundCoversBarriersThatIssue) {
   int slower = 0;  // runs the barrier slots made slower
   for (int n = 0; n < 1500; ++n) {
     auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
-    hw.barrier_delay = std::max<std::uint32_t>(hw.barrier_delay, 1);
+    hw.barrier_delay = std::max<std::uint32_t>(hw.barrier_delay, hw.issue_interval);
     const Block block = random_block(rng, hw, 1);
     const BlockBound b = bound(hw, block);
     for (SchedulerPolicy policy : kPolicies) {

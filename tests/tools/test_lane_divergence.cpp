@@ -78,8 +78,7 @@ TEST(LaneDivergence, FallThroughOfAThreadIndexTestCostsItsLanesOnly) {
 // sources' comparisons: the list doubled on every line, and 60 lines needed
 // 2^60 entries. Each comparison is now kept once, so the chain stays the
 // single `tid > 0` and the fall-through still runs lane 0 alone (1 pass, as
-// above). Distinct comparisons past kMaxPredicateTerms leave the AND unknown:
-// every lane counts (16 passes).
+// above).
 TEST(LaneDivergence, SelfAndChainKeepsEachComparisonOnce) {
   Feeder f;
   f.step("mov.u32", "", {"%r1", "%tid.x"});
@@ -93,19 +92,31 @@ TEST(LaneDivergence, SelfAndChainKeepsEachComparisonOnce) {
   f.skip(1);
   EXPECT_EQ(f.step("ld.shared.u32", "", {"%r3", "[%r2]"}).passes, 1u);
 
-  Feeder g;
-  g.step("mov.u32", "", {"%r1", "%tid.x"});
-  g.step("shl.b32", "", {"%r2", "%r1", "6"});
-  g.step("setp.gt.s32", "", {"%p1", "%r1", "0"});
-  std::vector<std::string> bounds;  // -1, -2, ...: each term holds in every lane
-  for (int i = 1; i <= 17; ++i) bounds.push_back(std::to_string(-i));
-  for (const std::string& b : bounds) {
-    g.step("setp.gt.s32", "", {"%p3", "%r1", b});
-    g.step("and.pred", "", {"%p1", "%p1", "%p3"});
-  }
-  g.step("bra", "@%p1", {"SKIP"});
-  g.skip(1);
-  EXPECT_EQ(g.step("ld.shared.u32", "", {"%r3", "[%r2]"}).passes, 16u);
+  // tid > 0 AND tid > -1 AND ... AND tid > -extra (each term holds in every
+  // lane), built alternately in %p2 and %p1: lane 0 alone falls through
+  // while the AND is known (1 pass); past kMaxPredicateTerms terms it is
+  // not, and every lane counts (16 passes).
+  const auto passes_with = [](int extra) {
+    Feeder g;
+    g.step("mov.u32", "", {"%r1", "%tid.x"});
+    g.step("shl.b32", "", {"%r2", "%r1", "6"});
+    g.step("setp.gt.s32", "", {"%p1", "%r1", "0"});
+    std::vector<std::string> bounds;
+    for (int i = 1; i <= extra; ++i) bounds.push_back(std::to_string(-i));
+    std::string guard = "@%p1";
+    for (const std::string& b : bounds) {
+      const bool to_p2 = guard == "@%p1";
+      g.step("setp.gt.s32", "", {"%p3", "%r1", b});
+      g.step("and.pred", "", {to_p2 ? "%p2" : "%p1", to_p2 ? "%p1" : "%p2", "%p3"});
+      guard = to_p2 ? "@%p2" : "@%p1";
+    }
+    g.step("bra", guard, {"SKIP"});
+    g.skip(1);
+    return g.step("ld.shared.u32", "", {"%r3", "[%r2]"}).passes;
+  };
+  const int terms = static_cast<int>(LaneValueAnalysis::kMaxPredicateTerms);
+  EXPECT_EQ(passes_with(terms - 1), 1u);  // tid > 0 and 15 more: 16 terms
+  EXPECT_EQ(passes_with(terms), 16u);     // 17 terms
 }
 
 // A comparison under a guard that differs between lanes leaves the other

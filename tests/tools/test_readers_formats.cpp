@@ -197,6 +197,31 @@ TEST(ReadersAccelSim, WideOperandsCoverEveryRegister) {
   EXPECT_EQ(w[3].extra_cycles, 1u);  // one further bank pass on mem_shared
 }
 
+// A memory access lists its address first: a global `.E` address is a
+// pair, the data as wide as the access. STG.E.128 [R2.64], R8 reads R2-R3
+// and R8-R11 (6 sources, the model's limit); IMAD.WIDE's addend R2, its
+// last source, is a pair (R5, a 32-bit factor, is not); I2F.F32.S64 R4, R6
+// reads R6-R7. Registers in order of first
+// appearance: R2=0, R3=1, R8=2, R9=3, R10=4, R11=5, R4=6, R5=7, R6=8, R7=9.
+TEST(ReadersAccelSim, WideSourcesOfMemoryAndIntegerOperations) {
+  const std::string text =
+      "#BEGIN_TB\n"
+      "thread block = 0,0,0\n"
+      "warp = 0\n"
+      "insts = 3\n"
+      "0000 ffffffff 0 STG.E.128 2 R2 R8 16 1 0x7000 16 0\n"
+      "0010 ffffffff 1 R4 IMAD.WIDE 2 R5 R2 0\n"
+      "0020 ffffffff 1 R4 I2F.F32.S64 1 R6 0\n"
+      "#END_TB\n";
+  const TraceFile t = read_trace_text("k.traceg", text, TraceFormat::accelsim, orin());
+  const auto& w = t.blocks[0].warps[0].code;
+  ASSERT_GE(w.size(), 3u);
+  EXPECT_EQ(srcs(w[0]), (Regs{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(dsts(w[1]), (Regs{6, 7}));
+  EXPECT_EQ(srcs(w[1]), (Regs{7, 0, 1}));  // R5, then the addend R2-R3
+  EXPECT_EQ(srcs(w[2]), (Regs{8, 9}));
+}
+
 // The tracer writes widths of at most 16 bytes; a larger one is refused
 // before it costs anything (65,536 bytes per lane took 0.1 s a line).
 TEST(ReadersAccelSim, MemoryWidthAbove16BytesIsAnError) {

@@ -176,8 +176,9 @@ void add_makespan_command(CLI::App& app, int& exit_code) {
                   "play up to the safe bound's cycles (millions for 65,535 warps)");
   cmd->add_option("--budget-steps", opts->budget_steps,
                   "step budget (0 = none): states generated, the incumbent schedules'\n"
-                  "cycles included, so it bounds the whole search; when it runs out\n"
-                  "the answer is the safe upper bound and exact is false");
+                  "cycles included, so it bounds the whole search (with --method\n"
+                  "approx, each group's search); when it runs out the answer is the\n"
+                  "safe upper bound and exact is false");
   cmd->add_flag("--schedule", opts->schedule,
                 "print a worst schedule (text Gantt chart in the style of the paper's\n"
                 "Fig. 2, or 'schedule' in JSON); methods exact and ilp");

@@ -110,21 +110,39 @@ bool is_global_memory(std::string_view base) {
          base == "ATOM" || base == "RED" || base == "LDGSTS";
 }
 
-// Registers source `index` occupies beyond the one named: the high half of
-// a double operand (DADD R4, R6, R8 reads R6-R9; a conversion from F64), of
-// a store's wide data, and of a 64-bit address (`.E`: [R2.64] reads R2 and
-// R3; the tracer lists the address first). The model holds kMaxSources
-// registers; an MMA's fragments (A, B and C: 10 registers) stay their first
+bool is_memory(std::string_view base) {
+  return is_global_memory(base) || base == "LDS" || base == "STS" || base == "ATOMS" ||
+         base == "LDSM" || base == "LDL" || base == "STL" || base == "LDC" || base == "ULDC";
+}
+
+// Registers source `index` occupies beyond the one named. A memory access
+// lists its address first (LDGSTS: the shared one, then the global one); a
+// global address with `.E` is 64 bits ([R2.64] reads R2 and R3), the
+// others 32; the data sources are as wide as the access (`.64`, `.128`).
+// IMAD.WIDE's addend, its last source, is a pair. Elsewhere every source of
+// a 64-bit operation is taken as a pair (DADD R4, R6, R8 reads R6-R9; a
+// conversion from F64 or S64): one register too many only adds a
+// dependency. An MMA's fragments
+// (A, B and C: 10 registers, more than kMaxSources) stay their first
 // register, whose writer, an LDSM or a wide load in nvcc's code, writes the
 // whole fragment (docs/trace-formats.md).
-std::uint64_t extra_source_registers(std::string_view opcode, std::size_t index) {
+std::uint64_t extra_source_registers(std::string_view opcode, std::size_t index,
+                                     std::size_t count) {
   const std::string_view base = base_name(opcode);
   if (is_matrix_multiply(base)) return 0;
+  if (has_component(opcode, "WIDE")) return index + 1 == count ? 1 : 0;
+  if (is_memory(base)) {
+    const std::size_t address = base == "LDGSTS" ? 1 : 0;
+    if (index == address) return is_global_memory(base) && has_component(opcode, "E") ? 1 : 0;
+    if (has_component(opcode, "128")) return 3;
+    return has_component(opcode, "64") ? 1 : 0;
+  }
   if (has_component(opcode, "128")) return 3;
-  if (is_double_arithmetic(base) || has_component(opcode, "F64") || has_component(opcode, "64")) {
+  if (is_double_arithmetic(base) || has_component(opcode, "F64") || has_component(opcode, "64") ||
+      has_component(opcode, "S64") || has_component(opcode, "U64")) {
     return 1;
   }
-  return index == 0 && is_global_memory(base) && has_component(opcode, "E") ? 1 : 0;
+  return 0;
 }
 
 // The tracer takes a load's width from the opcode's first number, the
@@ -400,8 +418,10 @@ class Reader {
     return out;
   }
 
-  // R(n+1) .. R(n+extra) (UR for a uniform register), while the
-  // instruction holds fewer than the model's kMaxDestinations / kMaxSources.
+  // R(n+1) .. R(n+extra) (UR for a uniform register). An instruction with
+  // more than the model's kMaxDestinations / kMaxSources is refused with its
+  // line (make_instruction), not cut short: a dropped register would drop a
+  // dependency.
   void add_wide(std::string_view token, std::uint64_t extra, OperandSet& ops, bool destination) {
     const auto reg = parse_register(token);
     if (extra == 0 || reg->zero || (reg->space != "R" && reg->space != "UR")) return;
@@ -409,10 +429,8 @@ class Reader {
     for (std::uint64_t e = 1; e <= extra && reg->number + e < zero; ++e) {
       const std::uint16_t id = registers_.id(reg->space, reg->number + e, name_, line_);
       if (destination) {
-        if (ops.dst_count() >= kMaxDestinations) break;
         ops.add_dst(id);
       } else {
-        if (ops.src_count() >= kMaxSources) break;
         ops.add_src(id);
       }
     }
@@ -458,7 +476,7 @@ class Reader {
       const std::uint16_t r = register_id(t[i + k], zero);
       if (zero) continue;
       ops.add_src(r);
-      add_wide(t[i + k], extra_source_registers(opcode, k), ops, false);
+      add_wide(t[i + k], extra_source_registers(opcode, k, src_num), ops, false);
     }
     i += src_num;
     std::uint64_t width = number(t, i++, kMaxMemoryWidth, "memory width");

@@ -153,8 +153,8 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
                                const std::vector<std::vector<Instruction>>& warps,
                                std::size_t register_count, const BlockSimulationOptions& options) {
   if (validate(hw) != Status::ok) throw std::invalid_argument("invalid hardware description");
-  if (options.barrier_issues && hw.barrier_delay == 0) {
-    throw std::invalid_argument("barrier_issues needs barrier_delay >= 1");
+  if (options.barrier_issues && hw.barrier_delay < std::max<std::uint32_t>(hw.issue_interval, 1)) {
+    throw std::invalid_argument("barrier_issues needs barrier_delay >= issue_interval");
   }
   const std::size_t n = warps.size();
   BlockSimulation sim;
@@ -319,10 +319,11 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     for (std::size_t w = 0; w < n; ++w) {
       if (st[w].done || st[w].at_barrier) continue;
       // A barrier that issues waits for nothing but the warp's issue stage
-      // (and, when barriers drain, nothing more: the release waits).
+      // and, like an instruction, a free collector unit (the release waits
+      // for the rest).
       const bool barrier = warps[w][st[w].pc].kind == OpKind::barrier;
       const std::uint64_t e = barrier ? st[w].next_issue : earliest(w);
-      if (e <= t && (unit_free || barrier)) {
+      if (e <= t && unit_free) {
         candidates.push_back(w);
       } else {
         next_event = std::min(next_event, std::max(e, t + 1));
@@ -376,9 +377,12 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     WarpState& s = st[pick];
     const Instruction& ins = warps[pick][s.pc];
     if (ins.kind == OpKind::barrier) {
-      // The bar.sync takes this cycle's slot; the warp is at the barrier
-      // from this cycle (next_issue: the release counts barrier_delay from
-      // the last arrival, which covers the slot).
+      // The bar.sync takes this cycle's slot and passes through a collector
+      // unit like a 1-cycle instruction without registers; the warp is at
+      // the barrier from this cycle (next_issue: the release counts
+      // barrier_delay >= issue_interval from the last arrival, which covers
+      // the warp's own slot).
+      if (collect) collectors.take(t, t + hw.dispatch_delay, false);
       s.at_barrier = true;
       s.next_issue = t;
       last = pick;

@@ -1,6 +1,8 @@
 // The native hardware file (TOML): functional units, the memory latency and
 // opcode rules. Format: docs/trace-formats.md, example
 // examples/hardware/orin-sm.toml.
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -306,10 +308,12 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       c.rules.push_back(std::move(r));
     }
   }
-  if (c.barrier_issues && c.hw.barrier_delay == 0) {
-    // The barrier's own slot lies within barrier_delay: with 0 the block
-    // bounds would not cover it (docs/multiphase.md, "Barriers").
-    throw ToolError(fmt::format("{}: barrier_issues = true needs barrier_delay >= 1", name));
+  if (c.barrier_issues && c.hw.barrier_delay < std::max<std::uint32_t>(c.hw.issue_interval, 1)) {
+    // The barrier's own slot lies within barrier_delay: a smaller one the
+    // block bounds would not cover (docs/multiphase.md, "Barriers").
+    throw ToolError(fmt::format(
+        "{}: barrier_issues = true needs barrier_delay >= issue_interval (here {} < {})", name,
+        c.hw.barrier_delay, std::max<std::uint32_t>(c.hw.issue_interval, 1)));
   }
   add_alu_unit(c.hw, name);
   return c;

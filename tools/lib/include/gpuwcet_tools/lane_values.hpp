@@ -151,6 +151,9 @@ struct TraceLocation {
 // stacks, it goes on by the rules above (flow_left() says why).
 class LaneValueAnalysis {
  public:
+  // Comparisons an AND of predicates keeps (and.pred); a longer one is
+  // unknown, so every lane counts.
+  static constexpr std::size_t kMaxPredicateTerms = 16;
   // Stacks kept at most while following the PTX file's control flow.
   static constexpr std::size_t kMaxFlowStacks = 64;
 
@@ -176,7 +179,6 @@ class LaneValueAnalysis {
   LaneValue operand(std::string_view text) const;
 
  private:
-  static constexpr std::size_t kMaxPredicateTerms = 16;
   // setp's comparison of two values known in every thread.
   struct Comparison {
     std::string op;  // eq ne lt le gt ge lo ls hi hs
