@@ -74,8 +74,8 @@ typedef struct gpuwcet_hardware_desc {
   uint32_t latency_from_issue; /* 0: result at dispatch + initiation + latency;
                                   1: at dispatch + max(latency, initiation) */
   uint32_t barrier_delay;      /* <= 2^20: cycles from the last drain to a barrier's release;
-                                  >= 1 also covers a barrier that takes an issue slot
-                                  (each warp's own; the others' are charged to it) */
+                                  >= issue_interval also covers a barrier that takes an
+                                  issue slot (each warp's own; the others' are charged) */
   uint32_t dispatch_delay;     /* <= 2^20: cycles from an issue to the earliest dispatch */
   uint32_t launch_delay;       /* <= 2^20: cycles before a warp's first issue */
   uint32_t exit_issues;        /* 0: exit takes no issue slot; 1: it issues on its unit (as a
@@ -163,8 +163,8 @@ typedef struct gpuwcet_section_summary {
   uint64_t idle;      /* cycles in idle phases */
   uint64_t issues;    /* issue slots it may take from other warps: one per
                          instruction (dispatch_delay each when collector_units
-                         <= dispatch_delay), one for the barrier ending it
-                         when barrier_delay >= 1 */
+                         <= dispatch_delay), as many for the barrier ending
+                         it when barrier_delay >= 1 */
   uint32_t resource_mask; /* bit r: resource r used (with collector units,
                              every queued resource once it issues) */
   uint32_t phase_count;

@@ -49,8 +49,8 @@ struct SectionSummary {
   std::uint64_t execution = 0;   // cycles in execution phases
   std::uint64_t idle = 0;        // cycles in idle phases
   // Issue slots it may take from other warps: one per instruction
-  // (dispatch_delay each when collector_units <= dispatch_delay), and one
-  // for the barrier that ends the section when barrier_delay >= 1 (a
+  // (dispatch_delay each when collector_units <= dispatch_delay), and as
+  // many for the barrier that ends the section when barrier_delay >= 1 (a
   // barrier that may take an issue slot).
   std::uint64_t issues = 0;
   // Bit r: some instruction used resource r; with collector units, every

@@ -37,6 +37,23 @@ std::vector<std::uint16_t> srcs(const Instruction& i) {
 
 using Regs = std::vector<std::uint16_t>;
 
+// An Accel-Sim trace of one warp in block 0,0,0: its instruction lines
+// start on line 5.
+std::string accelsim_warp(const std::vector<std::string>& lines) {
+  std::string text = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = " +
+                     std::to_string(lines.size()) + "\n";
+  for (const std::string& l : lines) text += l + "\n";
+  return text + "#END_TB\n";
+}
+
+// The instructions of that warp, read with the orin-sm preset.
+std::vector<Instruction> accelsim_code(const std::vector<std::string>& lines) {
+  return read_trace_text("k.traceg", accelsim_warp(lines), TraceFormat::accelsim, orin())
+      .blocks[0]
+      .warps[0]
+      .code;
+}
+
 }  // namespace
 
 TEST(ReadersPtx, HandCheckedOperandsAndUnits) {
@@ -175,19 +192,10 @@ TEST(ReadersAccelSim, HandCheckedInstructions) {
 // Registers in order of first appearance: R7=0, R4=1, R5=2, R6=3, R8=4,
 // R9=5, UR4=6, UR5=7, R12=8..R15=11, R2=12.
 TEST(ReadersAccelSim, WideOperandsCoverEveryRegister) {
-  const std::string text =
-      "#BEGIN_TB\n"
-      "thread block = 0,0,0\n"
-      "warp = 0\n"
-      "insts = 4\n"
-      "0000 ffffffff 1 R7 MOV 0 0\n"
-      "0010 ffffffff 1 R4 DADD 2 R6 R8 0\n"
-      "0020 ffffffff 1 UR4 ULDC.64 0 0\n"
-      "0030 ffffffff 1 R12 LDSM.16.M88.4 1 R2 2 1 0x7000 4 0\n"
-      "#END_TB\n";
-  const HardwareConfig c = orin();
-  const TraceFile t = read_trace_text("k.traceg", text, TraceFormat::accelsim, c);
-  const auto& w = t.blocks[0].warps[0].code;
+  const auto w = accelsim_code({"0000 ffffffff 1 R7 MOV 0 0",
+                                "0010 ffffffff 1 R4 DADD 2 R6 R8 0",
+                                "0020 ffffffff 1 UR4 ULDC.64 0 0",
+                                "0030 ffffffff 1 R12 LDSM.16.M88.4 1 R2 2 1 0x7000 4 0"});
   ASSERT_GE(w.size(), 4u);
   EXPECT_EQ(dsts(w[1]), (Regs{1, 2}));
   EXPECT_EQ(srcs(w[1]), (Regs{3, 0, 4, 5}));
@@ -204,17 +212,9 @@ TEST(ReadersAccelSim, WideOperandsCoverEveryRegister) {
 // reads R6-R7. Registers in order of first
 // appearance: R2=0, R3=1, R8=2, R9=3, R10=4, R11=5, R4=6, R5=7, R6=8, R7=9.
 TEST(ReadersAccelSim, WideSourcesOfMemoryAndIntegerOperations) {
-  const std::string text =
-      "#BEGIN_TB\n"
-      "thread block = 0,0,0\n"
-      "warp = 0\n"
-      "insts = 3\n"
-      "0000 ffffffff 0 STG.E.128 2 R2 R8 16 1 0x7000 16 0\n"
-      "0010 ffffffff 1 R4 IMAD.WIDE 2 R5 R2 0\n"
-      "0020 ffffffff 1 R4 I2F.F32.S64 1 R6 0\n"
-      "#END_TB\n";
-  const TraceFile t = read_trace_text("k.traceg", text, TraceFormat::accelsim, orin());
-  const auto& w = t.blocks[0].warps[0].code;
+  const auto w = accelsim_code({"0000 ffffffff 0 STG.E.128 2 R2 R8 16 1 0x7000 16 0",
+                                "0010 ffffffff 1 R4 IMAD.WIDE 2 R5 R2 0",
+                                "0020 ffffffff 1 R4 I2F.F32.S64 1 R6 0"});
   ASSERT_GE(w.size(), 3u);
   EXPECT_EQ(srcs(w[0]), (Regs{0, 1, 2, 3, 4, 5}));
   EXPECT_EQ(dsts(w[1]), (Regs{6, 7}));
@@ -225,15 +225,8 @@ TEST(ReadersAccelSim, WideSourcesOfMemoryAndIntegerOperations) {
 // The tracer writes widths of at most 16 bytes; a larger one is refused
 // before it costs anything (65,536 bytes per lane took 0.1 s a line).
 TEST(ReadersAccelSim, MemoryWidthAbove16BytesIsAnError) {
-  const std::string text =
-      "#BEGIN_TB\n"
-      "thread block = 0,0,0\n"
-      "warp = 0\n"
-      "insts = 1\n"
-      "0000 ffffffff 1 R1 LDS 1 R2 32 1 0x0 32 0\n"
-      "#END_TB\n";
   try {
-    read_trace_text("k.traceg", text, TraceFormat::accelsim, orin());
+    (void)accelsim_code({"0000 ffffffff 1 R1 LDS 1 R2 32 1 0x0 32 0"});
     FAIL() << "no error";
   } catch (const ToolError& e) {
     EXPECT_NE(std::string(e.what()).find("k.traceg:5:"), std::string::npos) << e.what();

@@ -127,9 +127,11 @@ std::size_t deferring_holds(const HardwareDescription& hw,
                             bool balanced) {
   auto key = [&](std::size_t w) {
     const Instruction& i = warps[w][st[w].pc];
-    if (i.kind == OpKind::barrier) return std::make_pair(std::uint64_t{0}, balanced ? st[w].pc : std::size_t{0});
-    const FunctionalUnit& u = hw.units[i.unit];
-    const std::uint64_t hold = (u.flags & kUnitQueuedDispatch) != 0 ? 0 : blocking_cycles(u, i);
+    std::uint64_t hold = 0;  // a barrier (it issues with barrier_issues) holds nothing
+    if (i.kind != OpKind::barrier) {
+      const FunctionalUnit& u = hw.units[i.unit];
+      hold = (u.flags & kUnitQueuedDispatch) != 0 ? 0 : blocking_cycles(u, i);
+    }
     return std::make_pair(hold, balanced ? st[w].pc : std::size_t{0});
   };
   std::size_t pick = candidates.front();
@@ -153,7 +155,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
                                const std::vector<std::vector<Instruction>>& warps,
                                std::size_t register_count, const BlockSimulationOptions& options) {
   if (validate(hw) != Status::ok) throw std::invalid_argument("invalid hardware description");
-  if (options.barrier_issues && hw.barrier_delay < std::max<std::uint32_t>(hw.issue_interval, 1)) {
+  if (options.barrier_issues && !barrier_slot_covered(hw)) {
     throw std::invalid_argument("barrier_issues needs barrier_delay >= issue_interval");
   }
   const std::size_t n = warps.size();

@@ -1,8 +1,6 @@
 // The native hardware file (TOML): functional units, the memory latency and
 // opcode rules. Format: docs/trace-formats.md, example
 // examples/hardware/orin-sm.toml.
-#include <algorithm>
-#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -10,6 +8,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
@@ -308,12 +307,10 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       c.rules.push_back(std::move(r));
     }
   }
-  if (c.barrier_issues && c.hw.barrier_delay < std::max<std::uint32_t>(c.hw.issue_interval, 1)) {
-    // The barrier's own slot lies within barrier_delay: a smaller one the
-    // block bounds would not cover (docs/multiphase.md, "Barriers").
+  if (c.barrier_issues && !barrier_slot_covered(c.hw)) {
     throw ToolError(fmt::format(
         "{}: barrier_issues = true needs barrier_delay >= issue_interval (here {} < {})", name,
-        c.hw.barrier_delay, std::max<std::uint32_t>(c.hw.issue_interval, 1)));
+        c.hw.barrier_delay, c.hw.issue_interval));
   }
   add_alu_unit(c.hw, name);
   return c;

@@ -321,8 +321,7 @@ void LaneValueAnalysis::record_predicate(std::string_view base, std::string_view
         // the list on every line (gigabytes after 30 lines). A longer AND is
         // left unknown, as when a source is unknown.
         for (const Comparison& c : it->second.all_of) {
-          const auto same = [&c](const Comparison& d) { return d.op == c.op && d.a == c.a && d.b == c.b; };
-          if (std::find_if(r.all_of.begin(), r.all_of.end(), same) != r.all_of.end()) continue;
+          if (std::find(r.all_of.begin(), r.all_of.end(), c) != r.all_of.end()) continue;
           if (r.all_of.size() == kMaxPredicateTerms) return;
           r.all_of.push_back(c);
         }

@@ -86,11 +86,17 @@ struct BlockSimulationOptions {
   bool barriers_drain = true;
   // true: a barrier issues like an instruction, taking one cycle's issue
   // slot, and the warp is at the barrier from that cycle on (GPGPU-Sim's
-  // bar.sync); false: it takes no slot. Needs barrier_delay >= 1, which
-  // the warp's own slot lies within and which makes the summaries charge
-  // the slot to the other warps (docs/multiphase.md, "Barriers").
+  // bar.sync); false: it takes no slot. Needs barrier_slot_covered(hw).
   bool barrier_issues = false;
 };
+
+// Whether a barrier may take an issue slot on `hw` (validated: issue_interval
+// >= 1): the warp's own slot then lies within barrier_delay, and a nonzero
+// barrier_delay makes the summaries charge the slot to the other warps
+// (docs/multiphase.md, "Barriers").
+inline bool barrier_slot_covered(const HardwareDescription& hw) {
+  return hw.barrier_delay >= hw.issue_interval;
+}
 
 struct BlockSimulation {
   std::uint64_t cycles = 0;                 // the last warp's last result written

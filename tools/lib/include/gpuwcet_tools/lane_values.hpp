@@ -183,6 +183,7 @@ class LaneValueAnalysis {
   struct Comparison {
     std::string op;  // eq ne lt le gt ge lo ls hi hs
     LaneValue a, b;
+    bool operator==(const Comparison& o) const { return op == o.op && a == o.a && b == o.b; }
   };
   // A predicate known per thread: the AND of comparisons and of predicates
   // the same in every lane (`uniform_terms`).

@@ -54,8 +54,8 @@ struct HardwareConfig {
   bool barriers_drain = true;
   // Whether a barrier takes an issue slot (GPGPU-Sim's bar.sync issues like
   // an instruction: the presets and GPGPU-Sim configurations). The block
-  // bounds hold for both when barrier_delay >= 1; this decides the
-  // simulator's machine.
+  // bounds hold for both when barrier_delay >= issue_interval
+  // (barrier_slot_covered); this decides the simulator's machine.
   bool barrier_issues = false;
   // What the reader took differently from what the file says, or could not
   // model (a line each; the CLI prints them as notes).
