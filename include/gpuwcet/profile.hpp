@@ -17,6 +17,10 @@
 
 namespace gpuwcet {
 
+// Version 5: the records of version 4; a section's demand counts the
+// barrier that ends it as an issue when the hardware's barrier takes an
+// issue slot (barrier_delay >= 1), so a version-4 blob, written before
+// that, may hold demands that are too low and is refused.
 // Version 4: a kernel record carries the block's bound alone on its SM when
 // it is below what its sections give (a one-warp block's time alone: the
 // sections count its own queued holds once more, which only another warp's
@@ -27,7 +31,7 @@ namespace gpuwcet {
 // (length, demand), from which the block bound is the proven one of
 // docs/multiphase.md (version 1 held the paper's exec/idle phases, whose
 // General Upper Bound is not safe).
-inline constexpr std::uint16_t kProfileFormatVersion = 4;
+inline constexpr std::uint16_t kProfileFormatVersion = 5;
 inline constexpr std::size_t kProfileHeaderSize = 32;
 inline constexpr std::size_t kProfileDirEntrySize = 8;
 inline constexpr std::size_t kProfileNameSize = 32;  // including at least one NUL

@@ -179,13 +179,15 @@ static void test_names_in_order(void) {
   CHECK(open_resealed(b) == GPUWCET_MALFORMED_DATA);
   memcpy(b + first, "aaaaaa", 6); /* still first */
   CHECK(open_resealed(b) == GPUWCET_OK);
-  /* Version 2 allowed any order, version 3 had no alone bound: refused as
-   * foreign versions. */
+  /* Version 2 allowed any order, version 3 had no alone bound, version 4
+   * no barrier issue slots in its demands: refused as foreign versions. */
   b = fresh_copy();
   if (b == NULL) return;
   b[4] = 2;
   CHECK(open_resealed(b) == GPUWCET_UNSUPPORTED_VERSION);
   b[4] = 3;
+  CHECK(open_resealed(b) == GPUWCET_UNSUPPORTED_VERSION);
+  b[4] = 4;
   CHECK(open_resealed(b) == GPUWCET_UNSUPPORTED_VERSION);
 }
 

@@ -133,6 +133,8 @@ TEST(Profile, WrongVersionAndBadFieldsWithAValidCrc) {
   EXPECT_EQ(open(patched(blob, 4, 1)), Status::unsupported_version);  // version 1: the unsafe exec/idle records
   EXPECT_EQ(open(patched(blob, 4, 2)), Status::unsupported_version);  // version 2: kernels in any order
   EXPECT_EQ(open(patched(blob, 4, 3)), Status::unsupported_version);  // version 3: no alone bound
+  EXPECT_EQ(open(patched(blob, 4, 4)), Status::unsupported_version);  // version 4: no barrier issue slots
+  EXPECT_EQ(open(patched(blob, 4, 6)), Status::unsupported_version);
   EXPECT_EQ(open(patched(blob, 4, 0)), Status::unsupported_version);
   EXPECT_EQ(open(patched(blob, 0, 'X')), Status::malformed_data);       // magic
   EXPECT_EQ(open(patched(blob, 16, 1)), Status::malformed_data);        // flags

@@ -171,15 +171,22 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
       throw ToolError(fmt::format("{}: unknown key '{}'", where(path, node), key.str()));
     }
   }
+  // The format a manifest was written for, 0 when it names none. Format 3
+  // changed only the order of the kernels in the blob, which the writer
+  // chooses, and format 4 added an optional key, so a manifest for 2 or 3
+  // means the same as one for 4. Format 5 counts a barrier's issue slot in
+  // the demand of the section it ends: numbers written for an earlier one
+  // (sections, block_bound_alone) may be too low and are refused below;
+  // those computed here from a trace are today's.
+  std::uint64_t declared = 0;
+  std::string declared_where;
   if (const toml::node* v = doc.get("format_version")) {
-    // Format 3 changed only the order of the kernels in the blob, which the
-    // writer chooses, and format 4 added an optional key: a manifest written
-    // for format 2 or 3 means the same.
-    const std::uint64_t version = integer(path, *v, "format_version", 0xFFFF);
-    if (version < 2 || version > kProfileFormatVersion) {
+    declared = integer(path, *v, "format_version", 0xFFFF);
+    declared_where = where(path, *v);
+    if (declared < 2 || declared > kProfileFormatVersion) {
       throw ToolError(fmt::format("{}: this gpuwcet writes format_version {} (and reads manifests "
-                                  "written for 2 and 3)",
-                                  where(path, *v), kProfileFormatVersion));
+                                  "written for 2 to 4)",
+                                  declared_where, kProfileFormatVersion));
     }
   }
   const toml::array* list = doc["kernel"].as_array();
@@ -193,6 +200,7 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
     KernelEntry k;
     k.where = where(path, kn);
     TraceInput from_trace;
+    std::string sections_where;
     for (const auto& [key, n] : *t) {
       const std::string name(key.str());
       if (name == "name") {
@@ -229,6 +237,7 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
           k.units.emplace_back(sym.str()[0], static_cast<std::uint32_t>(integer(path, un, "units", 0xFFFFFFFFu)));
         }
       } else if (name == "sections") {
+        sections_where = where(path, n);
         const toml::array* ss = n.as_array();
         if (ss == nullptr) throw ToolError(fmt::format("{}: 'sections' must be an array of sections", where(path, n)));
         for (const toml::node& sn : *ss) {
@@ -273,6 +282,16 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
       }
     }
     if (k.name.empty()) throw ToolError(fmt::format("{}: a kernel needs a 'name'", where(path, kn)));
+    if (declared != 0 && declared < 5) {
+      const std::string& given = !sections_where.empty() ? sections_where : k.block_bound_alone_where;
+      if (!given.empty()) {
+        throw ToolError(fmt::format(
+            "{}: kernel '{}': written for format_version {} ({}), whose section demands did not count "
+            "the barrier issue slots format 5 counts (docs/profile-format.md): check the numbers, "
+            "or compute them from the trace, and declare format_version = 5",
+            given, k.name, declared, declared_where));
+      }
+    }
     if (!from_trace.trace.empty()) {
       if (!k.block_bound_alone_where.empty()) {
         throw ToolError(fmt::format("{}: kernel '{}': 'block_bound_alone' comes from the trace",
