@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "block_bounds_of.hpp"
+#include "case_count.hpp"
 #include "block_schedule_oracle.hpp"
 #include "random_blocks.hpp"
 #include "gpuwcet/block_bound.hpp"
@@ -22,6 +23,8 @@
 
 namespace gpuwcet::tools {
 namespace {
+
+using ::gpuwcet::testing::case_count;
 
 using testing::Block;
 using testing::random_block;
@@ -143,7 +146,7 @@ TEST(BlockSimulator, BarrierWaitsForEveryWarp) {
 TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
   std::mt19937_64 rng(2025);
   int gub_violations = 0;
-  for (int n = 0; n < 3000; ++n) {
+  for (int n = 0; n < case_count(3000); ++n) {
     const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
     const Block block = random_block(rng, hw, 0);
     const BlockBound b = bound(hw, block);
@@ -264,7 +267,7 @@ TEST(BlockSimulator, BarrierIssueSlotsAreCharged) {
 TEST(BlockSimulator, SafeBoundCoversBarriersThatIssue) {
   std::mt19937_64 rng(2027);
   int slower = 0;  // runs the barrier slots made slower
-  for (int n = 0; n < 1500; ++n) {
+  for (int n = 0; n < case_count(1500); ++n) {
     auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
     hw.barrier_delay = std::max<std::uint32_t>(hw.barrier_delay, hw.issue_interval);
     const Block block = random_block(rng, hw, 1);

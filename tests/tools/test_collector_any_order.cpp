@@ -12,6 +12,7 @@
 
 #include "block_bounds_of.hpp"
 #include "block_schedule_oracle.hpp"
+#include "case_count.hpp"
 #include "every_choice.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
@@ -21,6 +22,8 @@
 
 namespace gpuwcet::tools {
 namespace {
+
+using ::gpuwcet::testing::case_count;
 
 constexpr std::size_t kRegisters = 24;
 using Code = std::vector<Instruction>;
@@ -228,7 +231,7 @@ TEST(CollectorAnyOrder, TinyWarpsInEveryOrder) {
 TEST(CollectorAnyOrder, OracleFindsTheSameWorstCase) {
   std::mt19937_64 rng(4242);
   int compared = 0, cases = 0;
-  for (int n = 0; n < 300; ++n) {
+  for (int n = 0; n < case_count(300); ++n) {
     HardwareDescription hw = any_hw(rng);
     if (rng() % 2 == 0) hw.collector_units = 1 + static_cast<std::uint32_t>(rng() % 3);
     Code code = tiny_queued(rng, hw);

@@ -11,11 +11,13 @@
 
 #include <gtest/gtest.h>
 
+#include "case_count.hpp"
 #include "random_simt_kernels.hpp"
 #include "simt_reference.hpp"
 
 using namespace gpuwcet::tools;
 using namespace gpuwcet::tools::random_kernels;
+using gpuwcet::testing::case_count;
 
 namespace {
 
@@ -40,15 +42,15 @@ int run_random_kernels(std::uint64_t seed, int n, BlockShape (*shape_of)(std::mt
 }
 
 TEST(LaneDivergence, RandomKernelsNeverCostMoreThanCharged) {
-  const int accesses = run_random_kernels(2026, 40000, one_warp);
-  EXPECT_GT(accesses, 40000) << accesses;
+  const int accesses = run_random_kernels(2026, case_count(40000), one_warp);
+  EXPECT_GT(accesses, case_count(40000)) << accesses;
 }
 
 // One warp of a bigger or smaller block (random_block): conditions on the
 // thread index are known per thread of the block.
 TEST(LaneDivergence, RandomKernelsInOneWarpOfABlockNeverCostMoreThanCharged) {
-  const int accesses = run_random_kernels(2030, 16000, random_block);
-  EXPECT_GT(accesses, 14000) << accesses;
+  const int accesses = run_random_kernels(2030, case_count(16000), random_block);
+  EXPECT_GT(accesses, case_count(14000)) << accesses;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "case_count.hpp"
 #include "gpuwcet_tools/ptx_control_flow.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "random_simt_kernels.hpp"
@@ -16,6 +17,7 @@
 
 using namespace gpuwcet::tools;
 using namespace gpuwcet::tools::random_kernels;
+using gpuwcet::testing::case_count;
 
 namespace {
 
@@ -66,20 +68,20 @@ void expect_followed(const Counts& c, int min_accesses) {
 }
 
 TEST(LaneFlow, RandomKernelsWithTheirPtxFileNeverCostMoreThanCharged) {
-  expect_followed(run_random_kernels(2027, 40000, one_warp), 40000);
+  expect_followed(run_random_kernels(2027, case_count(40000), one_warp), case_count(40000));
 }
 
 // One warp of a bigger or smaller block: branches then split some warps of
 // the block and not others, and the analysis follows each; a partial warp
 // has lanes that never run.
 TEST(LaneFlow, RandomKernelsInOneWarpOfABlockNeverCostMoreThanCharged) {
-  expect_followed(run_random_kernels(2028, 16000, random_block), 15000);
+  expect_followed(run_random_kernels(2028, case_count(16000), random_block), case_count(15000));
 }
 
 // Without the launch shape nothing is known per thread: every split is
 // followed with its lanes bounded by the whole block.
 TEST(LaneFlow, RandomKernelsOfAnUnknownBlockNeverCostMoreThanCharged) {
-  expect_followed(run_random_kernels(2029, 8000, random_block, false), 7000);
+  expect_followed(run_random_kernels(2029, case_count(8000), random_block, false), case_count(7000));
 }
 
 }  // namespace
