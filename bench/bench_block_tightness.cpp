@@ -5,7 +5,9 @@
 //                                           [gpgpusim|paper] [slack]
 // ("slack": only the table of the safe bound's terms, slack_table below).
 // Blocks: Rodinia-like (tools/lib block_generator), rtx3070 preset, same code
-// in every warp, 2..32 warps, 64 instructions, 0..2 barriers.
+// in every warp, 2..32 warps, 64 instructions, 0..2 barriers. Executions run
+// on the preset's machine: with GPGPU-Sim's pipeline barriers take an issue
+// slot and do not drain (bar.sync), with the paper's they drain and take none.
 // Overestimation = (bound - simulated) / simulated, per block, then mean/max.
 // "worst" is the longest of GTO, LRR and random; "adversary" the longest of
 // those, of priority schedules that starve one warp (tests/support oracle)
@@ -37,6 +39,27 @@ using namespace gpuwcet::tools;
 constexpr std::size_t kRegisters = 32;
 constexpr std::uint64_t kSearchSteps = 200;
 
+// The barrier machine of the executions: the preset's (set by preset()).
+bool g_barriers_drain = true;
+bool g_barrier_issues = false;
+
+// A run of `policy` on that machine.
+BlockSimulationOptions run_of(SchedulerPolicy policy, std::uint64_t seed) {
+  BlockSimulationOptions so;
+  so.policy = policy;
+  so.seed = seed;
+  so.record_trace = false;
+  so.barriers_drain = g_barriers_drain;
+  so.barrier_issues = g_barrier_issues;
+  return so;
+}
+
+// The oracle on that machine.
+gpuwcet::testing::BlockScheduleOracle oracle_of(const HardwareDescription& hw,
+                                               const std::vector<std::vector<Instruction>>& block) {
+  return gpuwcet::testing::BlockScheduleOracle(hw, block, kRegisters, g_barriers_drain, g_barrier_issues);
+}
+
 BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<Instruction>>& block) {
   std::vector<SectionSummary> all;
   std::size_t sections = 0;
@@ -65,8 +88,13 @@ HardwareDescription in_order(HardwareDescription hw) {
 // the cheapest instruction issues (variant 0) or a random one (variant 1).
 std::uint64_t starve(gpuwcet::testing::BlockScheduleOracle& oracle, const HardwareDescription& hw,
                      std::size_t victim, int variant, std::mt19937_64& rng) {
-  auto res = [&](const Instruction* i) { return unit_resource(hw, i->unit); };
-  auto init = [&](const Instruction* i) { return occupancy(hw.units[i->unit], *i); };
+  // A barrier (it issues with barrier slots) holds no resource.
+  auto res = [&](const Instruction* i) {
+    return i->kind == OpKind::barrier ? kMaxResources : unit_resource(hw, i->unit);
+  };
+  auto init = [&](const Instruction* i) {
+    return i->kind == OpKind::barrier ? std::uint64_t{0} : std::uint64_t{occupancy(hw.units[i->unit], *i)};
+  };
   return oracle.run([&](const std::vector<std::size_t>& ready,
                         const std::vector<const Instruction*>& next) {
     std::size_t vi = ready.size();
@@ -122,6 +150,8 @@ std::uint64_t searched(const HardwareDescription& hw, const std::vector<std::vec
   ScheduleSearchOptions o;
   o.steps = kSearchSteps;
   o.seed = seed;
+  o.barriers_drain = g_barriers_drain;
+  o.barrier_issues = g_barrier_issues;
   return std::max(known, search_slow_schedule(hw, block, kRegisters, o).slowest.cycles);
 }
 
@@ -150,8 +180,13 @@ const char* const kHeader =
 bool g_paper_pipeline = false;
 
 HardwareDescription preset(std::uint32_t latency) {
-  HardwareDescription hw = gpuwcet::tools::hardware_preset("rtx3070", latency).hw;
+  const HardwareConfig config = gpuwcet::tools::hardware_preset("rtx3070", latency);
+  HardwareDescription hw = config.hw;
+  g_barriers_drain = config.barriers_drain;
+  g_barrier_issues = config.barrier_issues;
   if (g_paper_pipeline) {
+    g_barriers_drain = true;
+    g_barrier_issues = false;
     const HardwareDescription paper{};
     hw.issue_interval = paper.issue_interval;
     hw.branch_delay = paper.branch_delay;
@@ -197,15 +232,11 @@ void rodinia_table(int blocks) {
                                            SchedulerPolicy::loose_round_robin,
                                            SchedulerPolicy::random};
       for (int p = 0; p < 3; ++p) {
-        BlockSimulationOptions so;
-        so.policy = policies[p];
-        so.seed = rng();
-        so.record_trace = false;
-        sim[p] = simulate_block(hw, block, kRegisters, so).cycles;
+        sim[p] = simulate_block(hw, block, kRegisters, run_of(policies[p], rng())).cycles;
       }
       sim[3] = std::max({sim[0], sim[1], sim[2]});
       sim[4] = sim[3];
-      gpuwcet::testing::BlockScheduleOracle oracle(in_order(hw), block, kRegisters);
+      auto oracle = oracle_of(in_order(hw), block);
       const std::size_t nw = block.size();
       for (std::size_t victim : {std::size_t{0}, nw / 2, nw - 1}) {
         std::vector<std::size_t> order;
@@ -220,10 +251,7 @@ void rodinia_table(int blocks) {
         sim[4] = std::max(sim[4], starve(oracle, hw, victim, 1, adversary_rng));
       }
       for (SchedulerPolicy p : {SchedulerPolicy::defer_holds, SchedulerPolicy::defer_holds_balanced}) {
-        BlockSimulationOptions so;
-        so.policy = p;
-        so.record_trace = false;
-        sim[4] = std::max(sim[4], simulate_block(hw, block, kRegisters, so).cycles);
+        sim[4] = std::max(sim[4], simulate_block(hw, block, kRegisters, run_of(p, 0)).cycles);
       }
       sim[5] = searched(hw, block, sim[4], 5000 + lat * 1000 + static_cast<std::uint64_t>(n));
       for (int c = 0; c < kColumns; ++c) {
@@ -263,15 +291,13 @@ void tiny_table(int blocks) {
                                            SchedulerPolicy::loose_round_robin,
                                            SchedulerPolicy::random};
       for (int p = 0; p < 3; ++p) {
-        BlockSimulationOptions so;
-        so.policy = policies[p];
-        so.seed = rng();
-        so.record_trace = false;
-        sim[p] = simulate_block(hw, block, kRegisters, so).cycles;
+        sim[p] = simulate_block(hw, block, kRegisters, run_of(policies[p], rng())).cycles;
       }
       sim[3] = std::max({sim[0], sim[1], sim[2]});
-      gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
-      sim[4] = oracle.worst_case();
+      // Barrier slots add choices: a few blocks need more than the default
+      // 5 million nodes.
+      auto oracle = oracle_of(hw, block);
+      sim[4] = oracle.worst_case(200'000'000);
       if (oracle.truncated()) std::abort();
       sim[5] = searched(hw, block, sim[4], 6000 + lat * 1000 + static_cast<std::uint64_t>(n));
       // The search runs the simulator on the oracle's machine: it cannot beat
@@ -360,11 +386,7 @@ void slack_table(int blocks) {
       std::uint64_t sim = 0;
       for (const SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
                                       SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
-        BlockSimulationOptions so;
-        so.policy = p;
-        so.seed = rng();
-        so.record_trace = false;
-        sim = std::max(sim, simulate_block(hw, block, kRegisters, so).cycles);
+        sim = std::max(sim, simulate_block(hw, block, kRegisters, run_of(p, rng())).cycles);
       }
       std::vector<std::uint64_t> busy(kMaxResources, 0);
       std::uint64_t every_issue = 0;

@@ -20,7 +20,13 @@
 // result_delay plus extra (unless the unit's extra cycles only hold it); a
 // warp issues again issue_interval cycles later (plus branch_delay after a
 // branch). A barrier waits until every warp reached it and drained (or, with
-// barriers_drain false, until every warp reached it); exit ends
+// barriers_drain false, until every warp reached it), and releases the block
+// barrier_delay cycles after the last got there. A warp gets there once
+// free to issue, or, with barrier_issues (GPGPU-Sim's bar.sync, "Machine
+// model": barrier_delay >= issue_interval), by issuing the barrier like a
+// one-cycle instruction without registers or unit: it takes the cycle's
+// issue slot once the warp's issue stage allows and, with collector units,
+// a collector unit for dispatch_delay cycles. Exit ends
 // a warp once drained (after issuing like a compute instruction when
 // exit_issues).
 // With collector units (collector_units N > 0), written from "Machine model"
@@ -52,9 +58,14 @@ class BlockScheduleOracle {
  public:
   // `barriers_drain` false: a warp reaches a barrier as soon as it is free to
   // issue, with its results still pending (GPGPU-Sim's bar.sync).
+  // `barrier_issues`: a warp reaches it by issuing it.
   BlockScheduleOracle(const HardwareDescription& hw, std::vector<std::vector<Instruction>> warps,
-                      std::size_t registers, bool barriers_drain = true)
-      : hw_(hw), warps_(std::move(warps)), registers_(registers), barriers_drain_(barriers_drain) {
+                      std::size_t registers, bool barriers_drain = true, bool barrier_issues = false)
+      : hw_(hw),
+        warps_(std::move(warps)),
+        registers_(registers),
+        barriers_drain_(barriers_drain),
+        barrier_issues_(barrier_issues) {
     for (auto& w : warps_) {
       // Cut each warp at its exit; a missing exit is implied.
       auto it = std::find_if(w.begin(), w.end(),
@@ -117,6 +128,7 @@ class BlockScheduleOracle {
     std::uint64_t earliest = 0;  // predecessor's issue + 1, or the barrier release
     std::uint64_t drain = 0;     // every result written
     std::size_t queued = 0;      // instructions issued, not yet served by a queued unit
+    bool arrived = false;        // barrier_issues: the barrier at pc has issued
     std::vector<std::uint64_t> written;  // per register: cycle its last result is written
   };
   // An instruction in a collector unit, waiting for its queued resource.
@@ -163,6 +175,11 @@ class BlockScheduleOracle {
   bool at_barrier(const State& s, std::size_t k) const {
     return !at_end(s, k) && warps_[k][s.w[k].pc].kind == OpKind::barrier;
   }
+  // Whether warp k counts as there for the release of the barrier at its pc.
+  bool there(const State& s, std::size_t k) const {
+    return at_barrier(s, k) && (!barrier_issues_ || s.w[k].arrived) &&
+           (!barriers_drain_ || s.w[k].queued == 0);
+  }
   bool anything_queued(const State& s) const {
     for (std::size_t r = 0; r < kMaxResources; ++r) {
       if (!s.waiting[r].empty() || s.picked[r]) return true;
@@ -208,7 +225,7 @@ class BlockScheduleOracle {
       for (std::size_t k = 0; k < s.w.size(); ++k) {
         if (at_end(s, k)) continue;
         any_live = true;
-        if (!at_barrier(s, k) || (barriers_drain_ && s.w[k].queued != 0)) all_there = false;
+        if (!there(s, k)) all_there = false;
       }
       const bool queued = collectors() && anything_queued(s);
       if (!any_live && !queued) {
@@ -217,15 +234,18 @@ class BlockScheduleOracle {
         return Choice::done;
       }
       if (any_live && all_there) {
-        std::uint64_t release = s.t;
+        // A warp got there at its barrier's issue (kept in `earliest`) or
+        // once free to issue, and drained when barriers drain.
+        std::uint64_t release = barrier_issues_ ? 0 : s.t;
         for (std::size_t k = 0; k < s.w.size(); ++k) {
           if (at_end(s, k)) continue;
           release = std::max(release, s.w[k].earliest);
           if (barriers_drain_) release = std::max(release, s.w[k].drain);
         }
-        release += hw_.barrier_delay;
+        release = std::max(release + hw_.barrier_delay, s.t);
         for (std::size_t k = 0; k < s.w.size(); ++k) {
           if (at_end(s, k)) continue;
+          s.w[k].arrived = false;
           ++s.w[k].pc;
           s.w[k].earliest = std::max(s.w[k].earliest, release);
           s.w[k].drain = std::max(s.w[k].drain, release);
@@ -239,8 +259,14 @@ class BlockScheduleOracle {
       std::uint64_t next = std::numeric_limits<std::uint64_t>::max();
       const bool unit_free = !collectors() || units_held(s) < hw_.collector_units;
       for (std::size_t k = 0; k < s.w.size(); ++k) {
-        if (at_end(s, k) || at_barrier(s, k)) continue;
-        const std::uint64_t r = ready_at(s, k);
+        if (at_end(s, k)) continue;
+        std::uint64_t r = 0;
+        if (at_barrier(s, k)) {
+          if (!barrier_issues_ || s.w[k].arrived) continue;
+          r = s.w[k].earliest;  // only the issue stage (and a collector unit)
+        } else {
+          r = ready_at(s, k);
+        }
         if (r <= s.t && unit_free) {
           options.push_back(k);
         } else if (r != kUnknown) {
@@ -312,6 +338,13 @@ class BlockScheduleOracle {
   void issue(State& s, std::size_t k) const {
     Warp& w = s.w[k];
     const Instruction& i = warps_[k][w.pc];
+    if (i.kind == OpKind::barrier) {  // barrier_issues: the warp is there from now
+      if (collectors()) s.pass_through_until.push_back(s.t + hw_.dispatch_delay);
+      w.arrived = true;
+      w.earliest = s.t;
+      s.issued = true;
+      return;
+    }
     if (collectors() && queues(i)) {
       s.waiting[resource(i)].push_back({k, w.pc, s.t + hw_.dispatch_delay});
       ++w.queued;
@@ -355,6 +388,7 @@ class BlockScheduleOracle {
   std::vector<std::vector<Instruction>> warps_;
   std::size_t registers_;
   bool barriers_drain_;
+  bool barrier_issues_;
   std::uint64_t nodes_ = 0;
   std::uint64_t max_nodes_ = 0;
 };

@@ -15,11 +15,11 @@ namespace gpuwcet::tools::testing {
 // The longest run of `block` over every sequence of choices (depth-first,
 // in lexicographic order, over the warp issued where several can and the
 // instruction picked where several wait), up to `budget` runs; `complete`
-// says whether it saw them all.
+// says whether it saw them all. `barrier_issues`: BlockSimulationOptions'.
 inline std::uint64_t worst_of_every_choice(const HardwareDescription& hw,
                                            const std::vector<std::vector<Instruction>>& block,
                                            std::size_t registers, bool drain, std::size_t budget,
-                                           bool* complete = nullptr) {
+                                           bool* complete = nullptr, bool barrier_issues = false) {
   std::uint64_t worst = 0;
   std::vector<std::size_t> choice;
   std::vector<std::size_t> width;
@@ -31,6 +31,7 @@ inline std::uint64_t worst_of_every_choice(const HardwareDescription& hw,
     BlockSimulationOptions so;
     so.record_trace = false;
     so.barriers_drain = drain;
+    so.barrier_issues = barrier_issues;
     so.collector_chooser = [&](std::size_t n) {
       const std::size_t c = step < choice.size() ? choice[step] : 0;
       taken.push_back(c);
