@@ -20,7 +20,7 @@ namespace gpuwcet {
 // Version 5: the records of version 4; a section's demand counts the
 // barrier that ends it as an issue when the hardware's barrier takes an
 // issue slot (barrier_delay >= 1), and its length lasts until the
-// collector unit such a barrier takes is free again, so a version-4 blob,
+// collector unit such a barrier takes is released, so a version-4 blob,
 // written before that, may hold figures that are too low and is refused.
 // Version 4: a kernel record carries the block's bound alone on its SM when
 // it is below what its sections give (a one-warp block's time alone: the

@@ -237,19 +237,21 @@ template <bool collectors>
     if (ins.kind == OpKind::exit && !exit_issues) break;
     // A barrier that may take an issue slot (barrier_delay >= 1) may pass
     // through a collector unit like a one-cycle instruction (GPGPU-Sim's
-    // bar.sync): it waits for a free one and holds it dispatch_delay cycles
-    // from its issue, which the release does not wait for. Taking it so
-    // makes the warp no earlier than on a machine whose barriers take no
-    // slot. docs/multiphase.md, "Barriers".
-    const bool barrier_slot = ins.kind == OpKind::barrier && collectors && hw.barrier_delay != 0;
+    // bar.sync): it waits for a unit, which the warp's own queued
+    // instructions may still hold, and keeps it dispatch_delay cycles from
+    // its issue, which the release does not wait for. Taking it so makes
+    // the warp no earlier than on a machine whose barriers take no slot.
+    // docs/multiphase.md, "Barriers".
+    std::uint64_t slot_released = 0;  // when the barrier's collector unit is released
+    if (ins.kind == OpKind::barrier && collectors && hw.barrier_delay != 0) {
+      next_issue = queues->issue_after(next_issue, resource_free);
+      slot_released = next_issue + dispatch_delay;
+      queues->pass_through(slot_released);
+    }
     if (ins.kind == OpKind::barrier && !barriers_drain) {
       // Alone, the warp is the last to arrive: released barrier_delay cycles
       // after it is free to issue (or issued the barrier), its results still
       // pending. It cannot end before the release.
-      if (barrier_slot) {
-        next_issue = queues->issue_after(next_issue, resource_free);
-        queues->pass_through(next_issue + dispatch_delay);
-      }
       next_issue += hw.barrier_delay;
       if (next_issue > drain) drain = next_issue;
       continue;
@@ -260,17 +262,11 @@ template <bool collectors>
       // cycles after the last one got there: the warp idles until then,
       // inside the section it closes.
       if (queues != nullptr) drain = queues->drain_all(resource_free, ready, pending_tag, drain);
-      std::uint64_t slot_free = 0;  // when the barrier's collector unit is free again
-      if (barrier_slot) {
-        next_issue = queues->issue_after(next_issue, resource_free);
-        slot_free = next_issue + dispatch_delay;
-        queues->pass_through(slot_free);
-      }
       if (next_issue > drain) drain = next_issue;
       drain += hw.barrier_delay;
-      // The next section starts with every collector unit free (the
-      // proof's R'_k): after the barrier's own, too.
-      if (slot_free > drain) drain = slot_free;
+      // The next section starts with every collector unit released (the
+      // proof's R'_k), the barrier's own too.
+      if (slot_released > drain) drain = slot_released;
       // A machine whose barrier takes an issue slot (GPGPU-Sim's bar.sync)
       // has barrier_delay >= issue_interval, the warp's own slot: the other
       // warps' bounds charge the slot like an instruction's (issue_slots:
