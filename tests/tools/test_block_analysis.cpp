@@ -112,8 +112,9 @@ TEST(BlockAnalysis, BarrierMismatchNamesTheWarpsLine) {
 }
 
 // --block takes an index, 'worst' or a block's label; Accel-Sim coordinates
-// match whatever their spacing, those left out are 0, and digits alone are
-// an index.
+// match whatever their spacing, those left out are 0; digits are a block's
+// label when one has it (native traces), else an index, and '#N' is always
+// one.
 TEST(BlockAnalysis, BlockChosenByIndexLabelOrWorst) {
   using gpuwcet::tools::parse_block_choice;
   const auto hw = hardware_preset("orin-sm", 200);
@@ -136,6 +137,13 @@ TEST(BlockAnalysis, BlockChosenByIndexLabelOrWorst) {
   const auto n = read_trace_text("n.trace", "block tile-a\nwarp 0\nexit\nblock tile-b\nwarp 0\nexit\n",
                                  TraceFormat::native, hw);
   EXPECT_EQ(parse_block_choice("tile-b", n.blocks).index, 1u);
+  const auto numbered = read_trace_text("d.trace", "block 5\nwarp 0\nexit\nblock 0\nwarp 0\nexit\n",
+                                        TraceFormat::native, hw);
+  EXPECT_EQ(parse_block_choice("5", numbered.blocks).index, 0u);  // the block labelled 5
+  EXPECT_EQ(parse_block_choice("0", numbered.blocks).index, 1u);  // the block labelled 0
+  EXPECT_EQ(parse_block_choice("#0", numbered.blocks).index, 0u);
+  EXPECT_EQ(parse_block_choice("#1", numbered.blocks).index, 1u);
+  EXPECT_EQ(parse_block_choice("#1", a.blocks).index, 1u);
   const auto expect_error = [](const std::string& text, const auto& blocks, const std::string& words) {
     try {
       (void)parse_block_choice(text, blocks);
@@ -146,8 +154,54 @@ TEST(BlockAnalysis, BlockChosenByIndexLabelOrWorst) {
   };
   expect_error("2", a.blocks, "block 2 does not exist: the trace has 2 blocks (0..1)");
   expect_error("1,2,1", a.blocks, "block '1,2,1': no block has that label; expected a block index "
-                                  "(0..1), a block's label ('0,0,0', '1,2,0') or 'worst'");
+                                  "(0..1, or #N), a block's label ('0,0,0', '1,2,0') or 'worst'");
+  expect_error("#2", a.blocks, "block #2 does not exist: the trace has 2 blocks (0..1)");
+  expect_error("#", a.blocks, "block '#': no block has that label");
   expect_error("tile-c", n.blocks, "('tile-a', 'tile-b')");
+}
+
+}  // namespace
+
+namespace {
+
+// The worst block, chosen among one or several, with its phases kept or only
+// counted: the same bounds, the same phase counts, the phases only when kept
+// (and then those of analyse_block), and progress up to every block.
+TEST(BlockAnalysis, WorstBlockKeepsPhasesOnlyWhenAsked) {
+  using gpuwcet::tools::analyse_chosen_block;
+  using gpuwcet::tools::BlockChoice;
+  const auto hw = hardware_preset("orin-sm", 200);
+  const std::string two = std::string("block a\n") + kOneWarp + "block b\nwarp 0\nfp_add r1 , r0\nexit\n";
+  for (const std::string& text : {std::string(kOneWarp), two}) {
+    const auto t = read_trace_text("w.trace", text, TraceFormat::native, hw);
+    const BlockAnalysis direct = analyse_block(hw.hw, t, 0);
+    ASSERT_FALSE(direct.warps[0].phases.empty());
+    std::size_t calls = 0, last = 0;
+    const BlockAnalysis kept = analyse_chosen_block(hw.hw, t, BlockChoice{}, true, true,
+                                                    [&](std::size_t done, std::size_t total) {
+                                                      ++calls;
+                                                      last = done;
+                                                      EXPECT_EQ(total, t.blocks.size());
+                                                    });
+    const BlockAnalysis counted = analyse_chosen_block(hw.hw, t, BlockChoice{}, true, false);
+    EXPECT_EQ(kept.block_index, 0u);
+    EXPECT_EQ(counted.block_index, 0u);
+    EXPECT_EQ(kept.bound.safe_upper_bound, direct.bound.safe_upper_bound);
+    EXPECT_EQ(counted.bound.safe_upper_bound, direct.bound.safe_upper_bound);
+    ASSERT_EQ(kept.warps[0].phases.size(), direct.warps[0].phases.size());
+    for (std::size_t i = 0; i < kept.warps[0].phases.size(); ++i) {
+      EXPECT_EQ(kept.warps[0].phases[i].start, direct.warps[0].phases[i].start);
+      EXPECT_EQ(kept.warps[0].phases[i].length, direct.warps[0].phases[i].length);
+    }
+    EXPECT_TRUE(counted.warps[0].phases.empty());
+    EXPECT_EQ(counted.warps[0].result.phase_count, direct.warps[0].phases.size());
+    // Sections sized by the barriers, not by the instructions.
+    EXPECT_EQ(counted.warps[0].sections.size(), 2u);
+    if (t.blocks.size() > 1) {
+      EXPECT_EQ(calls, t.blocks.size());
+      EXPECT_EQ(last, t.blocks.size());
+    }
+  }
 }
 
 }  // namespace

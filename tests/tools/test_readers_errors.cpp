@@ -174,7 +174,7 @@ TEST(ReadersErrors, HardwareFiles) {
             "-dram_latency on line 2)");
   hw_error("memory_latency = 16777217\n" + unit, "hw.toml:1: ", "memory_latency");
   // A barrier with an issue slot needs barrier_delay >= 1 (its own slot).
-  hw_error("[pipeline]\nbarrier_issues = true\n" + unit, "hw.toml: ", "needs barrier_delay >= issue_interval");
+  hw_error("[pipeline]\nbarrier_issues = true\n" + unit, "hw.toml:2: ", "needs barrier_delay >= issue_interval");
   // A hardware description without the unit an opcode needs.
   const HardwareConfig c = parse_hardware_text("hw.toml", unit, {});
   expect_error(

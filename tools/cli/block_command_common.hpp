@@ -43,13 +43,15 @@ struct Inputs {
 struct CommandOutput {
   std::string text;
   tools::Timeline timeline;
+  // A bound was printed that is not shown safe: the command exits with 3.
+  bool unsafe = false;
 };
 
 // The hardware and the trace the options name (notes on stderr).
 Inputs load_inputs(const BlockOptions& o);
 // The inputs, as every command's JSON begins.
 nlohmann::json inputs_json(const Inputs& in);
-// The block --block names; block 0 when not given.
+// The block --block names; the worst one (as block-wcet) when not given.
 std::size_t chosen_block(const Inputs& in, const std::string& block);
 
 CommandOutput run_simulate(const BlockOptions& o);

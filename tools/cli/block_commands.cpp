@@ -2,6 +2,7 @@
 // traced thread block (docs/multiphase.md) and the reference simulator.
 #include <cstdint>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "block_command_common.hpp"
 #include "commands.hpp"
+#include "progress.hpp"
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/file_io.hpp"
@@ -86,6 +88,7 @@ Inputs load_inputs(const BlockOptions& o) {
     read_options.control_flow = &*flow;
     in.ptx = o.ptx;
   }
+  read_options.progress = Progress("reading " + o.trace, "bytes");
   in.trace = read_trace(o.trace, parse_trace_format(o.format), in.config, read_options);
   if (flow && in.trace.format != TraceFormat::ptx) {
     throw ToolError(fmt::format("--ptx is for GPGPU-Sim PTX traces; {} is not one", o.trace));
@@ -141,23 +144,62 @@ std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::stri
 
 }  // namespace
 
-// The block phases and simulate look at: --block as an index, or 'worst',
-// the block with the largest bound (the one block-wcet picks); block 0 when
-// not given.
+// The block phases and simulate look at: --block as an index or label, or
+// 'worst', the block with the largest bound, which block-wcet picks too and
+// which is the default.
 std::size_t chosen_block(const Inputs& in, const std::string& block) {
   if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", in.trace.path));
-  if (block.empty()) return 0;
   const BlockChoice choice = parse_block_choice(block, in.trace.blocks);
   if (!choice.worst) return choice.index;
-  return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain).block_index;
+  if (in.trace.blocks.size() == 1) return 0;
+  return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain, false,
+                              Progress("bounding the blocks of " + in.trace.path, "blocks"))
+      .block_index;
+}
+
+// Why the block (or, for 'worst', some block) the bound stands for may not
+// be shown whole by the trace; empty when it is.
+std::string incomplete_block(const TraceFile& trace, const BlockChoice& choice, std::size_t index) {
+  if (!choice.worst) return trace.blocks[index].incomplete;
+  for (const BlockTrace& b : trace.blocks) {
+    if (!b.incomplete.empty()) return b.incomplete;
+  }
+  return {};
 }
 
 namespace {
+
+// Exit status of a command that printed its results, the bound among them,
+// but cannot show that bound safe (the notes and warnings say why): a
+// script that checks the status does not take it for one.
+constexpr int kExitNotSafe = 3;
 
 // The "s" of a count's noun in text output: "1 warp", "2 warps".
 const char* plural(std::uint64_t n) { return n == 1 ? "" : "s"; }
 
 const char* kind_name(PhaseKind k) { return k == PhaseKind::execution ? "execution" : "idle"; }
+
+// A warp's phases as json_text prints a "phases" array at `indent` spaces
+// (keys in order, two spaces a level). Written directly: a JSON object per
+// phase costs a hundred bytes and more while it is built, and a long trace
+// has tens of millions of phases.
+std::string phases_json(const std::vector<Phase>& phases, std::size_t indent) {
+  if (phases.empty()) return "[]";
+  const std::string open(indent + 2, ' '), key(indent + 4, ' ');
+  std::string s = "[\n";
+  s.reserve(phases.size() * (110 + 4 * indent));
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    const Phase& p = phases[i];
+    fmt::format_to(std::back_inserter(s),
+                   "{0}{{\n{1}\"end\": {2},\n{1}\"kind\": \"{3}\",\n{1}\"section\": {4},\n{1}"
+                   "\"start\": {5}\n{0}}}{6}\n",
+                   open, key, p.start + p.length, kind_name(p.kind), p.section, p.start,
+                   i + 1 < phases.size() ? "," : "");
+  }
+  s.append(indent, ' ');
+  s += ']';
+  return s;
+}
 
 CommandOutput run_phases(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
@@ -175,23 +217,21 @@ CommandOutput run_phases(const BlockOptions& o) {
     out.text += fmt::format("{} (index {} of the trace's {} blocks)\n", block.label, block_index,
                             in.trace.blocks.size());
   }
+  // Each warp's phases in JSON, spliced into the document where its
+  // placeholder string stands.
+  std::vector<std::string> phase_arrays;
   for (std::uint32_t i : chosen_warps(block, o.warp)) {
-    const WarpAnalysis a = analyse_warp(in.config.hw, block.warps[i], in.trace.register_count,
-                                        in.config.barriers_drain);
-    timeline.rows.push_back({fmt::format("warp {}", a.warp_id), a.phases, {}});
+    WarpAnalysis a = analyse_warp(in.config.hw, block.warps[i], in.trace.register_count,
+                                  in.config.barriers_drain);
     if (o.json) {
-      nlohmann::json w = {{"warp", a.warp_id},
-                          {"cycles", a.result.total_cycles},
-                          {"cycles_alone", a.alone_cycles},
-                          {"instructions", a.result.instructions},
-                          {"phases", nlohmann::json::array()}};
-      for (const Phase& p : a.phases) {
-        w["phases"].push_back({{"kind", kind_name(p.kind)},
-                               {"start", p.start},
-                               {"end", p.start + p.length},
-                               {"section", p.section}});
-      }
-      j["warps"].push_back(w);
+      // "warps": [ { ... "phases": here: six spaces in.
+      phase_arrays.push_back(phases_json(a.phases, 6));
+      j["warps"].push_back({{"warp", a.warp_id},
+                            {"cycles", a.result.total_cycles},
+                            {"cycles_alone", a.alone_cycles},
+                            {"instructions", a.result.instructions},
+                            {"phases", fmt::format("@phases {}@", phase_arrays.size() - 1)}});
+      if (!o.svg.empty()) timeline.rows.push_back({fmt::format("warp {}", a.warp_id), std::move(a.phases), {}});
       continue;
     }
     // The phases run every barrier drained; a warp that passes barriers with
@@ -206,11 +246,27 @@ CommandOutput run_phases(const BlockOptions& o) {
                             plural(a.result.instructions), a.phases.size(), plural(a.phases.size()),
                             a.sections.size(), plural(a.sections.size()));
     for (const Phase& p : a.phases) {
-      out.text += fmt::format("  {:<9} [{}, {})  {} cycle{}  section {}\n", kind_name(p.kind), p.start,
-                              p.start + p.length, p.length, plural(p.length), p.section);
+      fmt::format_to(std::back_inserter(out.text), "  {:<9} [{}, {})  {} cycle{}  section {}\n",
+                     kind_name(p.kind), p.start, p.start + p.length, p.length, plural(p.length),
+                     p.section);
     }
+    if (!o.svg.empty()) timeline.rows.push_back({fmt::format("warp {}", a.warp_id), std::move(a.phases), {}});
   }
-  if (o.json) out.text += json_text(j) + '\n';
+  if (o.json) {
+    const std::string text = json_text(j);
+    out.text.reserve(text.size());
+    std::size_t from = 0;
+    for (std::size_t k = 0; k < phase_arrays.size(); ++k) {
+      const std::string mark = fmt::format("\"@phases {}@\"", k);
+      const std::size_t at = text.find(mark, from);
+      out.text.append(text, from, at - from);
+      out.text += phase_arrays[k];
+      std::string().swap(phase_arrays[k]);
+      from = at + mark.size();
+    }
+    out.text.append(text, from, std::string::npos);
+    out.text += '\n';
+  }
   out.timeline = std::move(timeline);
   return out;
 }
@@ -218,10 +274,20 @@ CommandOutput run_phases(const BlockOptions& o) {
 CommandOutput run_block_wcet(const BlockOptions& o) {
   const Inputs in = load_inputs(o);
   CommandOutput out;
+  const BlockChoice choice = parse_block_choice(o.block, in.trace.blocks);
+  // Phases are kept for the timeline only: counting them is enough for the
+  // bound, and keeping them costs tens of bytes per instruction.
   const BlockAnalysis a =
-      analyse_chosen_block(in.config.hw, in.trace, parse_block_choice(o.block, in.trace.blocks),
-                           in.config.barriers_drain);
+      analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain, !o.svg.empty(),
+                           Progress("bounding the blocks of " + o.trace, "blocks"));
   const BlockBound& bb = a.bound;
+  // A trace that may not show the whole block (cut short, warps missing):
+  // its bound covers only what it shows.
+  std::string incomplete;
+  if (const std::string why = incomplete_block(in.trace, choice, a.block_index); !why.empty()) {
+    incomplete = why + "; the bound covers only what the trace shows";
+    fmt::print(stderr, "warning: {}: {}\n", o.trace, incomplete);
+  }
   // A bound below what the trace's own run took means the inputs do not
   // describe that run: say so rather than print an unsafe number quietly.
   std::string below;
@@ -232,15 +298,17 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
         bb.safe_upper_bound, *in.trace.observed_cycles);
     fmt::print(stderr, "warning: {}: {}\n", o.trace, below);
   }
+  out.unsafe = !in.config.modelled || !below.empty() || !incomplete.empty();
   if (o.json) {
     nlohmann::json j = inputs_json(in);
     if (!below.empty()) j["notes"].push_back("warning: " + below);
+    if (!incomplete.empty()) j["notes"].push_back("warning: " + incomplete);
     j["block"] = a.label;
     j["block_index"] = a.block_index;
     j["bound"] = bb.safe_upper_bound;
     // Shown safe for the modelled machine only (HardwareConfig::modelled),
-    // and not for a run the inputs do not describe.
-    j["safe"] = in.config.modelled && below.empty();
+    // and not for a run the inputs do not describe or show in part.
+    j["safe"] = !out.unsafe;
     j["gub"] = bb.general_upper_bound;
     j["gub_safe"] = false;
     // null where the longest warp bounds nothing from below.
@@ -284,6 +352,8 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
                             plural(a.section_bounds.size()));
     out.text += fmt::format("block WCET bound    {} cycles  [{}]\n", bb.safe_upper_bound,
                             !below.empty() ? "NOT safe: below the trace's observed run, see the warning"
+                            : !incomplete.empty()
+                                ? "NOT safe: the trace may not show the whole block, see the warning"
                             : in.config.modelled
                                 ? "safe for every work-conserving scheduler"
                                 : "NOT shown safe: the hardware is not the modelled machine, see the notes");
@@ -331,11 +401,13 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
   add_common_options(cmd, *o);
   if (block_option) {
     cmd->add_option("--block", o->block,
-                    simulate_options || warp_option
-                        ? "block index in the trace, its label (Accel-Sim: x,y,z), or 'worst': "
-                          "the block with the largest bound, as block-wcet picks it (default 0)"
-                        : "block index in the trace, its label (Accel-Sim: x,y,z), or 'worst' "
-                          "(default: the block with the largest bound)");
+                    "the block's label in the trace (Accel-Sim: x,y,z), its index (#N, or N when "
+                    "no block is labelled N), or 'worst' (default: the block with the largest "
+                    "bound)");
+  }
+  if (std::string(name) == "block-wcet") {
+    cmd->footer("Exit status: 0 when the bound is shown safe, 2 on an error, 3 when a bound was "
+                "printed that is not shown safe (the warnings and notes say why).");
   }
   if (warp_option) cmd->add_option("--warp", o->warp, "only this warp (its id in the trace)");
   if (simulate_options) {
@@ -369,7 +441,7 @@ void register_command(CLI::App& app, const char* name, const char* help, int& ex
       // before anything is printed, rather than after its JSON.
       if (!o->svg.empty()) write_text_file(o->svg, render_svg(out.timeline));
       std::cout << out.text;
-      exit_code = 0;
+      exit_code = out.unsafe ? kExitNotSafe : 0;
     } catch (const ToolError& e) {
       std::cerr << "gpuwcet " << name << ": error: " << e.what() << '\n';
       exit_code = 2;

@@ -11,6 +11,8 @@
 
 #include "block_command_common.hpp"
 #include "commands.hpp"
+#include "gpuwcet_tools/block_analysis.hpp"
+#include "progress.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/json_output.hpp"
 #include "gpuwcet_tools/makespan_problem.hpp"
@@ -114,7 +116,11 @@ CommandOutput run_simulate(const BlockOptions& o) {
                                                : std::string(policy_name(r.policy));
   };
   std::vector<Run> runs;
-  if (o.policy == "all") {
+  // One warp: no scheduler has a choice, every policy runs one schedule.
+  const bool one_warp = warps.size() == 1;
+  if (o.policy == "all" && one_warp) {
+    runs.push_back({SchedulerPolicy::greedy_then_oldest, 0});
+  } else if (o.policy == "all") {
     runs.push_back({SchedulerPolicy::greedy_then_oldest, 0});
     runs.push_back({SchedulerPolicy::loose_round_robin, 0});
     for (std::uint64_t s = 0; s < seeds; ++s) runs.push_back({SchedulerPolicy::random, seed + s});
@@ -130,18 +136,38 @@ CommandOutput run_simulate(const BlockOptions& o) {
       o.search.empty()) {
     note_ignored("--seed", "the random policy, --collector-pick random and --search", this_run);
   }
+  // The bound beside the runs, so that their distance from it shows.
+  const BlockAnalysis analysis =
+      analyse_block(in.config.hw, in.trace, block_index, in.config.barriers_drain, false);
   nlohmann::json j = inputs_json(in);
   j["block"] = block.label;
   j["block_index"] = block_index;
+  j["bound"] = analysis.bound.safe_upper_bound;
+  j["warps"] = warps.size();
   // The cycles the traced run took, as block-wcet reports them (GPGPU-Sim
   // PTX traces).
   if (in.trace.observed_cycles) j["observed_cycles"] = *in.trace.observed_cycles;
   j["collector_pick"] = o.collector_pick;
   j["runs"] = nlohmann::json::array();
+  if (!o.json) {
+    // What ran, as block-wcet says it.
+    out.text += fmt::format("trace     {} ({} block{})\n", in.trace.path, in.trace.blocks.size(),
+                            in.trace.blocks.size() == 1 ? "" : "s");
+    out.text += fmt::format("hardware  {}, memory latency {}\n", in.config.source,
+                            in.config.memory_latency);
+    out.text += fmt::format("block     {} (index {}, {} warp{}); bound {} cycles\n", block.label,
+                            block_index, warps.size(), one_warp ? "" : "s",
+                            analysis.bound.safe_upper_bound);
+    if (one_warp && o.policy == "all") {
+      out.text += "          one warp: every scheduler runs the same schedule\n";
+    }
+  }
   std::uint64_t worst = 0;
   std::size_t worst_run = 0;
   BlockSimulation worst_sim;
+  Progress progress(fmt::format("simulating {} of {}", block.label, o.trace), "runs");
   for (std::size_t r = 0; r < runs.size(); ++r) {
+    progress(r, runs.size());
     BlockSimulationOptions so;
     so.policy = runs[r].policy;
     // Every seed as given, 0 included (std::mt19937_64 takes any), so the
@@ -193,6 +219,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
       worst_sim = std::move(sim);
     }
   }
+  progress(runs.size(), runs.size());
   j["worst_cycles"] = worst;
   if (o.json) {
     out.text += json_text(j) + '\n';

@@ -162,9 +162,10 @@ class Reader {
     out_.format = TraceFormat::accelsim;
   }
 
-  TraceFile run(std::string_view content) {
+  TraceFile run(std::string_view content, const LineCursor::Progress& progress) {
     content_bytes_ = content.size();
     LineCursor lines(content);
+    lines.report_to(&progress);
     std::string_view raw;
     while (lines.next(raw)) {
       line_ = lines.line_number();
@@ -229,6 +230,7 @@ class Reader {
                             key == "block dim" ? " and at most 1024 threads" : "", value));
       }
       (key == "grid dim" ? grid_ : block_) = *d;
+      if (key == "block dim") block_line_ = line_;
     }
     if (key == "enable lineinfo") {
       const auto v = parse_uint(value, 1);
@@ -248,7 +250,21 @@ class Reader {
     } else if (starts_with(line, "#END_TB")) {
       if (!in_block_) fail_at(name_, line_, "#END_TB without #BEGIN_TB");
       end_warp();
-      if (out_.blocks.back().warps.empty()) fail_at(name_, line_, "thread block without warps");
+      BlockTrace& block = out_.blocks.back();
+      if (block.warps.empty()) fail_at(name_, line_, "thread block without warps");
+      // NVBit traces every warp of a block (the tracer writes each one's
+      // EXIT): fewer than the header's block dim asks for is a trace cut or
+      // edited, and so is a warp whose last instruction is no EXIT
+      // (end_warp).
+      if (block_ && block.incomplete.empty()) {
+        const std::uint64_t threads = (*block_)[0] * (*block_)[1] * (*block_)[2];
+        const std::uint64_t warps = (threads + 31) / 32;
+        if (block.warps.size() < warps) {
+          block.incomplete = fmt::format(
+              "{} has {} of the {} warps of a block of {} threads (the header's block dim, line {})",
+              block.label, block.warps.size(), warps, threads, block_line_);
+        }
+      }
       in_block_ = false;
     }
     // Any other '#' line is a comment ("#traces format = ...").
@@ -365,6 +381,12 @@ class Reader {
       fail_at(name_, insts_line_,
               fmt::format("warp {} declares insts = {} but has {} instruction lines", w.warp_id,
                           *expected_, count_));
+    }
+    BlockTrace& block = out_.blocks.back();
+    if (block.incomplete.empty() && (w.code.empty() || w.code.back().kind != OpKind::exit)) {
+      block.incomplete = fmt::format("{}: warp {} ends without EXIT (line {}): the trace may be cut "
+                                     "short",
+                                     block.label, w.warp_id, w.lines.empty() ? warp_line_ : w.lines.back());
     }
     finish_warp(w, config_.hw, name_);
     in_warp_ = false;
@@ -532,14 +554,15 @@ class Reader {
   std::map<std::string, std::size_t> block_lines_;  // coordinates -> line of their 'thread block'
   bool named_ = false;                               // this section had its 'thread block' line
   std::optional<std::array<std::uint64_t, 3>> grid_, block_;  // the header's launch shape
+  std::size_t block_line_ = 0;  // of the header's block dim
   std::uint64_t last_pc_ = 0;  // of the warp being read
 };
 
 }  // namespace
 
 TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
-                              const HardwareConfig& config) {
-  return Reader(name, config).run(content);
+                              const HardwareConfig& config, const TraceReadOptions& options) {
+  return Reader(name, config).run(content, options.progress);
 }
 
 }  // namespace gpuwcet::tools::detail

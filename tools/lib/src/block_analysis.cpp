@@ -2,6 +2,7 @@
 #include "gpuwcet_tools/block_analysis.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -16,20 +17,26 @@
 namespace gpuwcet::tools {
 
 WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
-                          std::size_t register_count, bool barriers_drain) {
+                          std::size_t register_count, bool barriers_drain, bool keep_phases) {
   WarpAnalysis a;
   a.warp_id = warp.warp_id;
   std::vector<std::byte> arena(profile_arena_bytes(register_count) + 1);
-  // Each instruction opens at most one idle and one execution phase; each
-  // barrier closes a section (two more phases).
-  a.phases.resize(2 * warp.code.size() + 2);
-  a.sections.resize(warp.code.size() + 1);
+  // One section per barrier, and the last one. Each instruction opens at
+  // most one idle and one execution phase; each barrier closes a section
+  // (two more phases). Without kept phases they are only counted: a summary
+  // is about 300 bytes and a phase 32, so sizing either by the instructions
+  // would cost hundreds of bytes per instruction of a long trace.
+  const auto barriers = static_cast<std::size_t>(
+      std::count_if(warp.code.begin(), warp.code.end(),
+                    [](const Instruction& i) { return i.kind == OpKind::barrier; }));
+  if (keep_phases) a.phases.resize(2 * warp.code.size() + 2);
+  a.sections.resize(barriers + 1);
   const Status st = profile_warp(hw, warp.code, register_count, arena, a.phases, a.sections, a.result);
   if (st != Status::ok) {
     throw ToolError(fmt::format("warp {}: the analysis rejected its instructions: {}", warp.warp_id,
                                 status_message(st)));
   }
-  a.phases.resize(a.result.phase_count);
+  if (keep_phases) a.phases.resize(a.result.phase_count);
   a.sections.resize(a.result.section_count);
   // With draining barriers that is the profile's total (the sum of its
   // sections); passing them takes a run through the barriers.
@@ -46,7 +53,7 @@ WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
 }
 
 BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trace,
-                            std::size_t block_index, bool barriers_drain) {
+                            std::size_t block_index, bool barriers_drain, bool keep_phases) {
   if (block_index >= trace.blocks.size()) {
     throw ToolError(fmt::format("{}: block {} does not exist (the trace has {})", trace.path,
                                 block_index, trace.blocks.size()));
@@ -58,7 +65,7 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
   b.label = block.label;
   std::vector<SectionSummary> all;
   for (const WarpTrace& w : block.warps) {
-    b.warps.push_back(analyse_warp(hw, w, trace.register_count, barriers_drain));
+    b.warps.push_back(analyse_warp(hw, w, trace.register_count, barriers_drain, keep_phases));
     const WarpAnalysis& a = b.warps.back();
     if (a.sections.size() != b.warps.front().sections.size()) {
       // Named at the warp's first instruction in the trace.
@@ -125,10 +132,22 @@ BlockChoice parse_block_choice(const std::string& text, const std::vector<BlockT
   c.worst = false;
   const std::size_t n = blocks.size();
   const std::string range = n == 0 ? "none" : fmt::format("0..{}", n - 1);
-  if (text.find_first_not_of("0123456789") == std::string::npos) {
-    c.index = static_cast<std::size_t>(parse_unsigned(text, "block index"));
+  const bool hash = text.size() > 1 && text[0] == '#';
+  const std::string digits = hash ? text.substr(1) : text;
+  if (digits.find_first_not_of("0123456789") == std::string::npos) {
+    // A block labelled with these digits (a native trace's `block 5`) is
+    // that block; otherwise, and always with '#', they are an index.
+    if (!hash) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (bare_label(blocks[i]) == text) {
+          c.index = i;
+          return c;
+        }
+      }
+    }
+    c.index = static_cast<std::size_t>(parse_unsigned(digits, "block index"));
     if (c.index >= n) {
-      throw ToolError(fmt::format("block {} does not exist: the trace has {} block{} ({})", c.index, n,
+      throw ToolError(fmt::format("block {} does not exist: the trace has {} block{} ({})", text, n,
                                   n == 1 ? "" : "s", range));
     }
     return c;
@@ -149,21 +168,29 @@ BlockChoice parse_block_choice(const std::string& text, const std::vector<BlockT
     labels += fmt::format("{}'{}'", i == 0 ? "" : ", ", bare_label(blocks[i]));
   }
   if (n > 4) labels += ", ...";
-  throw ToolError(fmt::format("block '{}': no block has that label; expected a block index ({}), a "
-                              "block's label ({}) or 'worst'",
+  throw ToolError(fmt::format("block '{}': no block has that label; expected a block index ({}, "
+                              "or #N), a block's label ({}) or 'worst'",
                               text, range, n == 0 ? "none" : labels));
 }
 
 BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,
-                                   const BlockChoice& choice, bool barriers_drain) {
+                                   const BlockChoice& choice, bool barriers_drain, bool keep_phases,
+                                   const BlockProgress& progress) {
   if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
-  if (!choice.worst) return analyse_block(hw, trace, choice.index, barriers_drain);
-  BlockAnalysis worst = analyse_block(hw, trace, 0, barriers_drain);
-  for (std::size_t i = 1; i < trace.blocks.size(); ++i) {
-    BlockAnalysis b = analyse_block(hw, trace, i, barriers_drain);
-    if (b.bound.safe_upper_bound > worst.bound.safe_upper_bound) worst = std::move(b);
+  if (!choice.worst || trace.blocks.size() == 1) {
+    return analyse_block(hw, trace, choice.worst ? 0 : choice.index, barriers_drain, keep_phases);
   }
-  return worst;
+  // Every block's bound, phases counted only; those of the worst are kept
+  // by analysing it once more.
+  BlockAnalysis worst = analyse_block(hw, trace, 0, barriers_drain, false);
+  if (progress) progress(1, trace.blocks.size());
+  for (std::size_t i = 1; i < trace.blocks.size(); ++i) {
+    BlockAnalysis b = analyse_block(hw, trace, i, barriers_drain, false);
+    if (b.bound.safe_upper_bound > worst.bound.safe_upper_bound) worst = std::move(b);
+    if (progress) progress(i + 1, trace.blocks.size());
+  }
+  if (!keep_phases) return worst;
+  return analyse_block(hw, trace, worst.block_index, barriers_drain, true);
 }
 
 }  // namespace gpuwcet::tools

@@ -144,6 +144,13 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
           at(name, v), k));
     }
   }
+  // Named at the barrier_issues line: the keys it depends on are all here.
+  if (c.barrier_issues && !barrier_slot_covered(hw)) {
+    const toml::node* flag = t.get("barrier_issues");
+    throw ToolError(fmt::format(
+        "{}: barrier_issues = true needs barrier_delay >= issue_interval (here {} < {})",
+        flag != nullptr ? at(name, *flag) : name, hw.barrier_delay, hw.issue_interval));
+  }
 }
 
 // A unit on a named resource, for the rule that units sharing a resource
@@ -306,11 +313,6 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
       }
       c.rules.push_back(std::move(r));
     }
-  }
-  if (c.barrier_issues && !barrier_slot_covered(c.hw)) {
-    throw ToolError(fmt::format(
-        "{}: barrier_issues = true needs barrier_delay >= issue_interval (here {} < {})", name,
-        c.hw.barrier_delay, c.hw.issue_interval));
   }
   add_alu_unit(c.hw, name);
   return c;

@@ -435,7 +435,12 @@ bool LaneValueAnalysis::flow_step(std::uint32_t here, std::string& why) {
 
 bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view opcode) {
   if (!at.file.empty() && at.file != flow_->name()) {
-    throw ToolError(fmt::format("the trace runs {}, the PTX file given is {}", at.file, flow_->name()));
+    // Its lines are matched by number: another file's (or a copy under
+    // another name, which nothing tells apart from one) would misplace
+    // every join point.
+    throw ToolError(fmt::format("the trace's lines name the PTX file {}, the PTX file given is {}: "
+                                "give the file the trace ran, under the name its lines give",
+                                at.file, flow_->name()));
   }
   const std::uint32_t here = at.line == 0 ? FlowInstruction::kNone : flow_->index_of_line(at.line);
   if (here == FlowInstruction::kNone) {

@@ -53,7 +53,7 @@ std::size_t lines_of_warp(std::string_view content, std::size_t pos) {
 }  // namespace
 
 TraceFile read_native_trace(const std::string& name, std::string_view content,
-                            const HardwareConfig& config) {
+                            const HardwareConfig& config, const TraceReadOptions& options) {
   TraceFile out;
   out.path = name;
   out.format = TraceFormat::native;
@@ -81,6 +81,7 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
   };
 
   LineCursor lines(content);
+  lines.report_to(&options.progress);
   std::string_view raw;
   std::size_t line = 0;
   while (lines.next(raw)) {

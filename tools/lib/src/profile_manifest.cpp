@@ -136,7 +136,13 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   const std::size_t first = choice.worst ? 0 : choice.index;
   const std::size_t last = choice.worst ? trace.blocks.size() : choice.index + 1;
   for (std::size_t i = first; i < last; ++i) {
-    fold_block(analyse_block(hw.hw, trace, i, hw.barriers_drain), out);
+    // As block-wcet warns: a block the trace may show only in part has no
+    // bound an admission controller can trust.
+    if (!trace.blocks[i].incomplete.empty()) {
+      throw ToolError(fmt::format("{}: {}; its bound would cover only what the trace shows",
+                                  trace.path, trace.blocks[i].incomplete));
+    }
+    fold_block(analyse_block(hw.hw, trace, i, hw.barriers_drain, false), out);
   }
   // As block-wcet warns, but a profile is trusted without anyone reading
   // the warning: a bound below the run the trace records is refused.

@@ -309,7 +309,11 @@ PtxControlFlow PtxControlFlow::parse(const std::string& name, std::string_view t
 
 PtxControlFlow PtxControlFlow::load(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
-  return parse(slash == std::string::npos ? path : path.substr(slash + 1), read_text_file(path));
+  const std::string text = read_text_file(path);
+  if (detail::skip_byte_order_mark(text).find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw ToolError(fmt::format("{}: the PTX file is empty", path));
+  }
+  return parse(slash == std::string::npos ? path : path.substr(slash + 1), text);
 }
 
 std::uint32_t PtxControlFlow::index_of_line(std::uint64_t line) const {

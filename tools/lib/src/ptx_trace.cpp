@@ -94,6 +94,7 @@ class Reader {
     out_.blocks.emplace_back();
     out_.blocks.back().label = "block 0";
     LineCursor lines(content);
+    lines.report_to(&options_.progress);
     std::string_view raw;
     while (lines.next(raw)) {
       line_ = lines.line_number();
@@ -112,12 +113,24 @@ class Reader {
       // GPGPU-Sim prints every instruction a warp runs, its ret or exit
       // last: a trace that stops before it was cut short, and the bound
       // covers only what it shows.
-      if (w.code.back().kind != OpKind::exit) {
-        out_.notes.push_back(fmt::format("warp {} ends without ret or exit (line {}): the trace may be "
-                                         "cut short, and the bound covers only the instructions it shows",
-                                         w.warp_id, w.lines.back()));
+      if (w.code.back().kind != OpKind::exit && block.incomplete.empty()) {
+        block.incomplete = fmt::format("warp {} ends without ret or exit (line {}): the trace may be "
+                                       "cut short",
+                                       w.warp_id, w.lines.back());
       }
       finish_warp(w, config_.hw, name_);
+    }
+    // A launch shape with more warps than the trace shows: the block's
+    // other warps ran too, and the bound would leave them out.
+    const BlockShape& shape = options_.block_shape;
+    if (shape.known() && block.incomplete.empty()) {
+      const std::uint64_t threads = std::uint64_t{shape.x} * shape.y * shape.z;
+      const std::uint64_t warps = (threads + 31) / 32;
+      if (block.warps.size() < warps) {
+        block.incomplete = fmt::format("the trace shows {} of the {} warps of a block of {} threads "
+                                       "(--block-dim)",
+                                       block.warps.size(), warps, threads);
+      }
     }
     for (std::size_t k = 0; k < lanes_.size(); ++k) {
       if (!lanes_[k].flow_left().empty()) {

@@ -80,6 +80,49 @@ std::string escape(std::string_view s) {
   return out;
 }
 
+// Phases narrower than a pixel drawn one by one would make a long trace's
+// image hundreds of megabytes that no viewer opens: runs of them are merged
+// into one rectangle of at least a pixel, shaded by its share of execution
+// cycles, whose title says what it holds.
+constexpr double kMinPixels = 1.0;
+
+struct Span {
+  std::uint64_t start = 0, end = 0;
+  std::uint64_t execution = 0;  // cycles of execution phases in it
+  std::size_t phases = 0;
+  std::uint32_t first_section = 0, last_section = 0;
+  PhaseKind kind = PhaseKind::execution;  // of a single phase
+};
+
+void draw_span(std::string& s, const Span& g, double scale, double y) {
+  const double x = kLeft + static_cast<double>(g.start) * scale;
+  const double w = std::max(0.5, static_cast<double>(g.end - g.start) * scale);
+  if (g.phases == 1) {
+    const bool exec = g.kind == PhaseKind::execution;
+    s += fmt::format(
+        "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" "
+        "stroke=\"#555\" stroke-width=\"0.3\"><title>{} [{}, {}) section {}</title></rect>\n",
+        x, y + 2, w, kRow - 4, exec ? "#3b7dd8" : "url(#idle)", exec ? "execution" : "idle",
+        g.start, g.end, g.first_section);
+    return;
+  }
+  // From the idle grey to the execution blue by the execution share.
+  const double share =
+      static_cast<double>(g.execution) / static_cast<double>(std::max<std::uint64_t>(1, g.end - g.start));
+  const auto mix = [&](int idle, int exec) {
+    return static_cast<int>(idle + (exec - idle) * share + 0.5);
+  };
+  const std::string sections = g.first_section == g.last_section
+                                   ? fmt::format("section {}", g.first_section)
+                                   : fmt::format("sections {}-{}", g.first_section, g.last_section);
+  s += fmt::format(
+      "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" "
+      "fill=\"#{:02x}{:02x}{:02x}\"><title>{} phases [{}, {}): {} execution and {} idle cycles, "
+      "{}</title></rect>\n",
+      x, y + 2, w, kRow - 4, mix(0xdd, 0x3b), mix(0xdd, 0x7d), mix(0xdd, 0xd8), g.phases, g.start,
+      g.end, g.execution, g.end - g.start - g.execution, sections);
+}
+
 }  // namespace
 
 std::string render_svg(const Timeline& t) {
@@ -104,18 +147,34 @@ std::string render_svg(const Timeline& t) {
     const TimelineRow& r = t.rows[i];
     const double y = kTop + kRow * static_cast<double>(i);
     s += fmt::format("<text x=\"4\" y=\"{:.1f}\">{}</text>\n", y + 14, escape(r.label));
+    Span g;
     for (const Phase& p : r.phases) {
-      const bool exec = p.kind == PhaseKind::execution;
-      s += fmt::format(
-          "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" "
-          "stroke=\"#555\" stroke-width=\"0.3\"><title>{} [{}, {}) section {}</title></rect>\n",
-          kLeft + static_cast<double>(p.start) * scale, y + 2,
-          std::max(0.5, static_cast<double>(p.length) * scale), kRow - 4,
-          exec ? "#3b7dd8" : "url(#idle)", exec ? "execution" : "idle", p.start,
-          p.start + p.length, p.section);
+      // A phase that would start a pixel past the open run, or is wide
+      // itself, closes the run first.
+      if (g.phases != 0 && (static_cast<double>(g.end - g.start) * scale >= kMinPixels ||
+                            p.start != g.end ||
+                            static_cast<double>(p.length) * scale >= kMinPixels)) {
+        draw_span(s, g, scale, y);
+        g = Span{};
+      }
+      if (g.phases == 0) {
+        g.start = p.start;
+        g.first_section = p.section;
+        g.kind = p.kind;
+      }
+      g.end = p.start + p.length;
+      g.last_section = p.section;
+      if (p.kind == PhaseKind::execution) g.execution += p.length;
+      ++g.phases;
     }
+    if (g.phases != 0) draw_span(s, g, scale, y);
+    // One tick per pixel at most: the issues of a long trace would
+    // otherwise draw millions of lines on top of each other.
+    double last_tick = -1;
     for (std::uint64_t c : r.issues) {
       const double x = kLeft + (static_cast<double>(c) + 0.5) * scale;
+      if (last_tick >= 0 && x - last_tick < kMinPixels) continue;
+      last_tick = x;
       s += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.1f}\" x2=\"{:.2f}\" y2=\"{:.1f}\" "
                        "stroke=\"#111\" stroke-width=\"0.6\"/>\n",
                        x, y + kRow - 6, x, y + kRow - 2);

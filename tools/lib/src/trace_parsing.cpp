@@ -25,6 +25,9 @@ bool LineCursor::next(std::string_view& line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   pos_ = end + 1;
   ++line_;
+  if (progress_ != nullptr && *progress_ && line_ % kProgressLines == 0) {
+    (*progress_)(std::min(pos_, text_.size()), text_.size());
+  }
   return true;
 }
 
@@ -288,14 +291,14 @@ TraceFile read_trace_text(const std::string& name, std::string_view content, Tra
   if (format == TraceFormat::automatic) format = detect_format(content);
   switch (format) {
     case TraceFormat::accelsim:
-      return detail::read_accelsim_trace(name, content, config);
+      return detail::read_accelsim_trace(name, content, config, options);
     case TraceFormat::ptx:
       return detail::read_ptx_trace(name, content, config, options);
     case TraceFormat::native:
     case TraceFormat::automatic:
       break;
   }
-  return detail::read_native_trace(name, content, config);
+  return detail::read_native_trace(name, content, config, options);
 }
 
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "gpuwcet/block_bound.hpp"
@@ -17,7 +18,7 @@ namespace gpuwcet::tools {
 struct WarpAnalysis {
   std::uint32_t warp_id = 0;
   ProfileResult result;  // result.total_cycles: where its phases end, every barrier drained
-  std::vector<Phase> phases;
+  std::vector<Phase> phases;  // empty unless kept (analyse_warp)
   std::vector<SectionSummary> sections;
   // The warp's time alone on the machine: the bound of a block of this warp
   // only (warp_alone_cycles; equal to result.total_cycles when barriers
@@ -38,9 +39,12 @@ struct BlockAnalysis {
   bool lower_bound_holds = true;
 };
 
-// Profiles one warp alone. Throws ToolError when the core rejects it.
+// Profiles one warp alone; its phases are kept with `keep_phases`, else
+// only counted (result.phase_count). Throws ToolError when the core rejects
+// it.
 WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
-                          std::size_t register_count, bool barriers_drain = true);
+                          std::size_t register_count, bool barriers_drain = true,
+                          bool keep_phases = true);
 
 // Profiles every warp of the block and bounds it. A block of one warp has
 // one schedule: its bounds are then the warp's time alone
@@ -49,7 +53,8 @@ WarpAnalysis analyse_warp(const HardwareDescription& hw, const WarpTrace& warp,
 // cap each section's bound. Throws ToolError when the block is
 // empty or its warps execute different numbers of barriers.
 BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trace,
-                            std::size_t block_index, bool barriers_drain = true);
+                            std::size_t block_index, bool barriers_drain = true,
+                            bool keep_phases = true);
 
 // Which block of a trace: `worst` (the one with the largest safe bound) or
 // one block.
@@ -57,14 +62,20 @@ struct BlockChoice {
   bool worst = true;
   std::size_t index = 0;
 };
-// "worst", a decimal index, or a block's label without its "block " prefix:
-// the coordinates of an Accel-Sim `thread block = x,y,z` ("0,1,0", spaces
-// allowed) or a native trace's `block <label>` text. Digits alone are an
-// index. Throws ToolError naming what the trace offers.
+// "worst", a block's label without its "block " prefix (the coordinates of
+// an Accel-Sim `thread block = x,y,z`, "0,1,0", spaces allowed, or a native
+// trace's `block <label>` text), or an index: "#N", or digits that no
+// block's label is. Throws ToolError naming what the trace offers.
 BlockChoice parse_block_choice(const std::string& text, const std::vector<BlockTrace>& blocks);
 
-// The analysed blocks the choice names (one; `worst` analyses all of them).
+// Called with (blocks analysed, blocks in the trace) while `worst` looks at
+// every block: the progress of a long run.
+using BlockProgress = std::function<void(std::size_t, std::size_t)>;
+
+// The analysed block the choice names (`worst` analyses all of them, and
+// keeps the phases of the worst one only).
 BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,
-                                   const BlockChoice& choice, bool barriers_drain = true);
+                                   const BlockChoice& choice, bool barriers_drain = true,
+                                   bool keep_phases = true, const BlockProgress& progress = {});
 
 }  // namespace gpuwcet::tools

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -99,6 +100,12 @@ struct WarpTrace {
 struct BlockTrace {
   std::string label;  // "block 0,0,0", "warp 3", ...
   std::vector<WarpTrace> warps;
+  // Why the trace may not show the block's whole run (a warp cut short
+  // before its exit, warps of the launch shape missing), or empty. A bound
+  // of such a block covers only what the trace shows: the tools report it
+  // as not safe and refuse to compile it (docs/trace-formats.md,
+  // "Incomplete traces").
+  std::string incomplete;
 };
 
 struct TraceFile {
@@ -125,6 +132,9 @@ struct TraceReadOptions {
   // (ptx_control_flow.hpp), for the lanes of split warps to join exactly
   // where the simulator joins them; none by default. Must outlive the call.
   const PtxControlFlow* control_flow = nullptr;
+  // Called now and then while the lines are read with (bytes read, bytes
+  // in the file): the progress of a long read. None by default.
+  std::function<void(std::size_t, std::size_t)> progress;
 };
 
 // Reads a trace, classifying every opcode through `config` (its rules, then

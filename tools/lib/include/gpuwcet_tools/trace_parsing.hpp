@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,7 +28,11 @@ namespace gpuwcet::tools::detail {
 // numbered from 1.
 class LineCursor {
  public:
+  using Progress = std::function<void(std::size_t, std::size_t)>;
   explicit LineCursor(std::string_view text) : text_(text) {}
+  // Every kProgressLines lines, next() calls `progress` (if set, and it
+  // must outlive the cursor) with (offset, text size).
+  void report_to(const Progress* progress) { progress_ = progress; }
   // Next line without its end-of-line characters; false at the end.
   bool next(std::string_view& line);
   std::size_t line_number() const { return line_; }
@@ -35,9 +40,11 @@ class LineCursor {
   std::size_t position() const { return pos_; }
 
  private:
+  static constexpr std::size_t kProgressLines = std::size_t{1} << 18;
   std::string_view text_;
   std::size_t pos_ = 0;
   std::size_t line_ = 0;
+  const Progress* progress_ = nullptr;
 };
 
 std::string_view trim(std::string_view s);
@@ -147,9 +154,9 @@ void finish_warp(WarpTrace& warp, const HardwareDescription& hw, const std::stri
 
 // Format readers (content already in memory).
 TraceFile read_native_trace(const std::string& name, std::string_view content,
-                            const HardwareConfig& config);
+                            const HardwareConfig& config, const TraceReadOptions& options);
 TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
-                              const HardwareConfig& config);
+                              const HardwareConfig& config, const TraceReadOptions& options);
 TraceFile read_ptx_trace(const std::string& name, std::string_view content,
                          const HardwareConfig& config, const TraceReadOptions& options);
 // extra_cycles of a memory instruction served in `passes` transactions or
