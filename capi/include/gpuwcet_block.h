@@ -92,7 +92,9 @@ typedef struct gpuwcet_hardware_desc {
  * or "orin-sm" (the single-SM Jetson-Orin-like GPGPU-Sim configuration).
  * Units, in index order: int_add int_max int_mul int_mad int_div fp_add
  * fp_max fp_mul fp_mad fp_div dp_add dp_max dp_mul dp_mad dp_div sfu tensor
- * mem branch; `mem` gets memory_latency.
+ * mem mem_shared mem_param branch (21; gpuwcet_find_unit finds each by
+ * name); `mem` gets memory_latency, any value (the command-line tools take
+ * at most 2^24).
  * Returns GPUWCET_INVALID_ARGUMENT for a NULL hw, GPUWCET_NOT_FOUND for an
  * unknown or NULL name; *hw is then untouched. */
 GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_hardware_preset_sized(const char* name,
@@ -123,7 +125,9 @@ typedef enum gpuwcet_op_kind {
   GPUWCET_OP_COMPUTE = 0,
   GPUWCET_OP_LOAD = 1,
   GPUWCET_OP_STORE = 2,
-  GPUWCET_OP_BARRIER = 3, /* bar.sync: ends a barrier section; takes no issue slot */
+  GPUWCET_OP_BARRIER = 3, /* bar.sync: ends a barrier section; with barrier_delay >= 1 it
+                             may take an issue slot, which the summaries charge to the
+                             other warps (docs/multiphase.md, "Barriers") */
   GPUWCET_OP_BRANCH = 4,  /* a taken branch: branch_delay applies */
   GPUWCET_OP_EXIT = 5     /* ret/EXIT: the warp ends once its results are written
                              (after issuing on its unit when exit_issues) */
@@ -260,7 +264,8 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_block_bound_init(gpuwcet_block_bound
  * summaries[w * section_count + s]. Every warp must have section_count
  * sections (the same number of barriers).
  * Returns GPUWCET_ZERO_WARPS for warp_count 0, GPUWCET_INVALID_ARGUMENT for
- * NULL summaries or bound, a bad struct_size or section_count 0,
+ * NULL summaries or bound, a bad struct_size, section_count 0 or a
+ * warp_count * section_count that does not fit in size_t,
  * GPUWCET_MALFORMED_DATA for a summary gpuwcet_profile_warp cannot have made
  * (held[r] != 0 with bit r clear in its resource_mask while another summary
  * of the section has it set, or execution + idle above length),

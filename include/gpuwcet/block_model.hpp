@@ -67,9 +67,11 @@ enum class OpKind : std::uint8_t {
   compute = 0,  // ALU/FPU/SFU/tensor work
   load = 1,
   store = 2,
-  barrier = 3,  // bar.sync / BAR: ends a barrier section of the block; takes no issue slot
+  barrier = 3,  // bar.sync / BAR: ends a barrier section; with barrier_delay >= 1 it may
+                // take an issue slot (docs/multiphase.md, "Barriers")
   branch = 4,
-  exit = 5,     // ret / EXIT: the warp ends once its results are written; takes no issue slot
+  exit = 5,     // ret / EXIT: the warp ends once its results are written (it issues on
+                // its unit first when exit_issues)
 };
 
 // Most operand-collector units a description may have

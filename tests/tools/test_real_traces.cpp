@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -208,6 +209,109 @@ TEST(RealTraces, UnrolledLoadLoopWithinItsSlowestServiceOrder) {
   RecordProperty("bound", static_cast<int>(a.bound.safe_upper_bound));
   RecordProperty("slowest_order", static_cast<int>(slowest));
   EXPECT_LE(10 * a.bound.safe_upper_bound, 13 * slowest);
+}
+
+}  // namespace
+
+namespace {
+
+// The table of docs/multiphase.md, "Single-warp accuracy", as
+// bench/accuracy/single_warp.sh printed it: every row still what the
+// analysis computes, and one row per trace. The observed times come from
+// GPGPU-Sim (the traces); the bounds from the analysis when the table was
+// made, so this catches a change of the model that the docs did not follow.
+TEST(RealTraces, SingleWarpTableInTheDocsIsCurrent) {
+  const auto files = files_in(kData / "gpgpusim-ptx-traces", ".trace");
+  if (files.empty()) GTEST_SKIP() << "no PTX traces in " << kData;
+  const std::string doc = read_text_file(std::string(GPUWCET_SOURCE_DIR) + "/docs/multiphase.md");
+  const std::size_t section = doc.find("## Single-warp accuracy");
+  ASSERT_NE(section, std::string::npos);
+  const std::string header =
+      "| benchmark | kernel trace | instructions | block dim | PTX file | observed | bound | over |";
+  const std::size_t table = doc.find(header, section);
+  ASSERT_NE(table, std::string::npos) << "no table in the section";
+  // Rows: the cells between bars, up to the first line that is no row.
+  std::vector<std::vector<std::string>> rows;
+  std::size_t at = doc.find('\n', doc.find('\n', table) + 1) + 1;  // past the |---| line
+  while (at < doc.size() && doc[at] == '|') {
+    const std::size_t end = doc.find('\n', at);
+    std::vector<std::string> cells;
+    std::string line = doc.substr(at, end - at), cell;
+    for (std::size_t k = 1; k < line.size(); ++k) {
+      if (line[k] == '|') {
+        cells.push_back(cell.substr(1, cell.size() - 2));  // one blank either side
+        cell.clear();
+      } else {
+        cell += line[k];
+      }
+    }
+    rows.push_back(cells);
+    at = end + 1;
+  }
+  ASSERT_EQ(rows.size(), files.size());
+  for (const fs::path& f : files) {
+    // The script cuts the name to 36 characters.
+    const std::string name = f.filename().string().substr(0, 36);
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const auto& r) {
+      return r.size() == 8 && r[1] == name && f.parent_path().filename().string().rfind(r[0], 0) == 0;
+    });
+    ASSERT_NE(row, rows.end()) << "no row for " << f;
+    const HardwareConfig hw = load_hardware_file((f.parent_path() / "gpgpusim.config").string(), {});
+    TraceReadOptions ro;
+    ro.block_shape = launch_shape();
+    const TraceFile t = read_trace(f.string(), TraceFormat::ptx, hw, ro);
+    const BlockAnalysis a = analyse_block(hw.hw, t, 0, hw.barriers_drain, false);
+    const std::uint64_t observed = *t.observed_cycles;
+    const std::uint64_t bound = a.bound.safe_upper_bound;
+    // The script counts the trace's instruction lines.
+    const std::string text = read_text_file(f.string());
+    std::size_t lines = text.rfind("warp", 0) == 0 ? 1 : 0;
+    for (std::size_t p = text.find("\nwarp"); p != std::string::npos; p = text.find("\nwarp", p + 1)) {
+      ++lines;
+    }
+    EXPECT_EQ((*row)[2], std::to_string(lines)) << f;
+    EXPECT_EQ((*row)[3], kLaunchShape) << f;
+    EXPECT_EQ((*row)[4], "no") << f;
+    EXPECT_EQ((*row)[5], std::to_string(observed)) << f;
+    EXPECT_EQ((*row)[6], std::to_string(bound)) << f;
+    char over[32];
+    std::snprintf(over, sizeof over, "%+.1f%%",
+                  100.0 * (static_cast<double>(bound) - static_cast<double>(observed)) /
+                      static_cast<double>(observed));
+    EXPECT_EQ((*row)[7], over) << f;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// bfs's Kernel loads its edge lists' addresses from the graph: the trace
+// cannot tell them, so the reader costs those accesses as some input graph
+// could make them (a transaction per lane). The simulator's own run of the
+// trace at those costs, GPGPU-Sim's round-robin pick included, takes the
+// bound itself: a run of the model that an input is consistent with, so no
+// bound sound for every such input can be lower, and this trace alone keeps
+// the data set's mean overestimation at 8.4 % or more (docs/multiphase.md,
+// "Single-warp accuracy": why 2 % is out of reach).
+TEST(RealTraces, BfsKernelBoundIsARunOfTheModel) {
+  const fs::path f = kData / "gpgpusim-ptx-traces" / "bfs-rodinia-2.0-ft" / "_Z6KernelP4NodePiPbS2_S2_S1_i1.trace";
+  if (!fs::exists(f)) GTEST_SKIP() << "no " << f;
+  const HardwareConfig hw = load_hardware_file((f.parent_path() / "gpgpusim.config").string(), {});
+  TraceReadOptions ro;
+  ro.block_shape = launch_shape();
+  const TraceFile t = read_trace(f.string(), TraceFormat::ptx, hw, ro);
+  const BlockAnalysis a = analyse_block(hw.hw, t, 0, hw.barriers_drain, false);
+  std::vector<std::vector<Instruction>> warps{t.blocks[0].warps[0].code};
+  BlockSimulationOptions so;
+  so.record_trace = false;
+  so.barriers_drain = hw.barriers_drain;
+  const std::uint64_t run = simulate_block(hw.hw, warps, t.register_count, so).cycles;
+  EXPECT_EQ(run, a.bound.safe_upper_bound);
+  const double observed = static_cast<double>(*t.observed_cycles);
+  const double floor = 100 * (static_cast<double>(run) - observed) / observed / 16;
+  RecordProperty("mean_floor_permille", static_cast<int>(10 * floor));
+  EXPECT_GT(floor, 8.0);
 }
 
 }  // namespace
