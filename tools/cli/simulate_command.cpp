@@ -116,9 +116,11 @@ CommandOutput run_simulate(const BlockOptions& o) {
                                                : std::string(policy_name(r.policy));
   };
   std::vector<Run> runs;
-  // One warp: no scheduler has a choice, every policy runs one schedule.
+  // One warp: no scheduler has a choice, every policy runs one schedule
+  // (unless the collector pick is drawn at random, from each run's seed).
   const bool one_warp = warps.size() == 1;
-  if (o.policy == "all" && one_warp) {
+  const bool one_schedule = one_warp && pick != CollectorPick::random;
+  if (o.policy == "all" && one_schedule) {
     runs.push_back({SchedulerPolicy::greedy_then_oldest, 0});
   } else if (o.policy == "all") {
     runs.push_back({SchedulerPolicy::greedy_then_oldest, 0});
@@ -158,7 +160,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
     out.text += fmt::format("block     {} (index {}, {} warp{}); bound {} cycles\n", block.label,
                             block_index, warps.size(), one_warp ? "" : "s",
                             analysis.bound.safe_upper_bound);
-    if (one_warp && o.policy == "all") {
+    if (one_schedule && o.policy == "all") {
       out.text += "          one warp: every scheduler runs the same schedule\n";
     }
   }
