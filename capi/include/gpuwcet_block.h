@@ -124,7 +124,8 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_find_unit(const gpuwcet_hardware_des
 typedef enum gpuwcet_op_kind {
   GPUWCET_OP_COMPUTE = 0,
   GPUWCET_OP_LOAD = 1,
-  GPUWCET_OP_STORE = 2,
+  GPUWCET_OP_STORE = 2,   /* completes when it leaves its unit (plus result_delay), and once
+                             the registers it writes, if any, are written */
   GPUWCET_OP_BARRIER = 3, /* bar.sync: ends a barrier section; with barrier_delay >= 1 it
                              may take an issue slot, which the summaries charge to the
                              other warps (docs/multiphase.md, "Barriers") */

@@ -157,13 +157,19 @@ constexpr std::uint64_t result_cycle(const HardwareDescription& hw, const Functi
 }
 
 // The cycle by which instruction `i`, dispatched at `dispatch`, has completed,
-// for the drains of barriers and exits: its result; for a store, which
-// writes no register, the end of its hold plus the write-back cycles.
+// for the drains of barriers and exits: its result and the end of its hold;
+// for a store, the end of its hold plus the write-back cycles, and its
+// result too if it writes registers (the readers give stores none, a
+// caller may): a drained warp has every register written
+// (docs/multiphase.md, "Barriers").
 constexpr std::uint64_t completion_cycle(const HardwareDescription& hw, const FunctionalUnit& u,
                                          const Instruction& i, std::uint64_t dispatch) noexcept {
-  if (i.kind == OpKind::store) return dispatch + occupancy(u, i) + hw.result_delay;
   const std::uint64_t result = result_cycle(hw, u, i, dispatch);
   const std::uint64_t held = dispatch + occupancy(u, i);
+  if (i.kind == OpKind::store) {
+    const std::uint64_t stored = held + hw.result_delay;
+    return i.dst_count != 0 && result > stored ? result : stored;
+  }
   return result > held ? result : held;
 }
 

@@ -7,7 +7,7 @@ namespace gpuwcet {
 
 inline constexpr std::uint32_t kVersionMajor = 0;
 inline constexpr std::uint32_t kVersionMinor = 5;
-inline constexpr std::uint32_t kVersionPatch = 1;
-inline constexpr const char* kVersionString = "0.5.1";
+inline constexpr std::uint32_t kVersionPatch = 2;
+inline constexpr const char* kVersionString = "0.5.2";
 
 }  // namespace gpuwcet

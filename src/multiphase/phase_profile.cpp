@@ -337,7 +337,9 @@ template <bool collectors>
     busy_end = max_of(busy_end, held_until);
     // Drains wait for completion (block_model.hpp: completion_cycle).
     const std::uint64_t done =
-        ins.kind == OpKind::store ? held_until + result_delay : max_of(written, held_until);
+        ins.kind == OpKind::store
+            ? max_of(held_until + result_delay, ins.dst_count != 0 ? written : 0)
+            : max_of(written, held_until);
     drain = max_of(drain, done);
     // With collector units a queued instruction may be served after later
     // ones: its results stay pending until bounded (collector_queue.hpp).

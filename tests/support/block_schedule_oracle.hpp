@@ -330,8 +330,11 @@ class BlockScheduleOracle {
     s.free_at[resource(i)] = held;
     Warp& w = s.w[k];
     for (std::size_t j = 0; j < i.dst_count; ++j) w.written.at(i.dst[j]) = done;
-    // A store completes when it leaves its unit, plus the write-back cycles.
-    const std::uint64_t complete = i.kind == OpKind::store ? held + hw_.result_delay : std::max(done, held);
+    // A store completes when it leaves its unit, plus the write-back cycles,
+    // and once the registers it writes, if any, are written.
+    const std::uint64_t complete =
+        i.kind == OpKind::store ? std::max(held + hw_.result_delay, i.dst_count != 0 ? done : 0)
+                                : std::max(done, held);
     w.drain = std::max(w.drain, complete);
   }
 

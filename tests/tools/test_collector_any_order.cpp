@@ -483,5 +483,48 @@ TEST(CollectorAnyOrder, ShortLoadsOvertakenByALongOneHoldTheirUnits) {
   }
 }
 
+
+// Found by an adversarial review: a store that writes a register (the
+// readers give stores none; the core's API takes one) completed at the end
+// of its hold, its result uncounted. Past the window of followed queued
+// instructions its register settles at the next drain, which then came
+// before the result: 128 loads, a store writing r1 (latency 5000) on their
+// queued resource, a draining barrier, then a reader of r1 took 5514
+// simulated cycles against a bound of 514 alone and 1026 for the block. A
+// drain now waits for every register a store writes (completion_cycle).
+TEST(CollectorAnyOrder, StoreWritingARegisterPastTheWindowIsDrained) {
+  HardwareDescription hw;
+  hw.unit_count = 3;
+  hw.units[0] = {{'l', 'd'}, 2, 0, kOwnResource, kUnitQueuedDispatch};
+  hw.units[1] = {{'s', 't'}, 1, 5000, 0, kUnitQueuedDispatch};  // shares unit 0's resource
+  hw.units[2] = {{'a', 'l', 'u'}, 1, 1, kOwnResource, 0};
+  hw.collector_units = 1;
+  for (const std::size_t loads : {kCollectorQueueWindow - 2, kCollectorQueueWindow}) {
+    Code code;
+    for (std::size_t k = 0; k < loads; ++k) code.push_back(instruction(0, OpKind::load, k == 0 ? 255 : 0, -1));
+    code.push_back(instruction(1, OpKind::store, 0, 1));
+    code.push_back(instruction(0, OpKind::barrier, 0, -1));
+    code.push_back(instruction(2, OpKind::compute, 0, 2, 1));
+    for (const bool drain : {true, false}) {
+      for (const std::size_t warps : {1u, 2u, 4u}) {
+        const std::vector<Code> block(warps, code);
+        const std::uint64_t bound =
+            warps == 1 ? alone(hw, code, drain) : safe_bound(hw, block).safe_upper_bound;
+        for (const CollectorPick p : kPicks) {
+          BlockSimulationOptions so;
+          so.record_trace = false;
+          so.barriers_drain = drain;
+          so.collector_pick = p;
+          const std::uint64_t simulated = simulate_block(hw, block, kRegisters, so).cycles;
+          EXPECT_LE(simulated, bound) << "loads " << loads << " drain " << drain << " warps "
+                                      << warps << " pick " << static_cast<int>(p);
+          // The result, 5000 cycles after the store's dispatch, is in both.
+          EXPECT_GT(simulated, 5000u);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuwcet::tools
