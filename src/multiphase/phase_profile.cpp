@@ -336,6 +336,8 @@ template <bool collectors>
         d + span[u] + (ins.extra_cycles & (std::uint64_t{0} - extra_delays_result[u]));
     busy_end = max_of(busy_end, held_until);
     // Drains wait for completion (block_model.hpp: completion_cycle).
+    // A store: its hold plus the write-back, and its result if it writes
+    // registers (which the readers never give it).
     const std::uint64_t done =
         ins.kind == OpKind::store
             ? max_of(held_until + result_delay, ins.dst_count != 0 ? written : 0)
