@@ -2,6 +2,7 @@
 // with the block's, and a lower bound only where one holds.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -200,6 +201,79 @@ TEST(BlockAnalysis, WorstBlockKeepsPhasesOnlyWhenAsked) {
     if (t.blocks.size() > 1) {
       EXPECT_EQ(calls, t.blocks.size());
       EXPECT_EQ(last, t.blocks.size());
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Blocks handed over as they are read (TraceReadOptions::on_block), in
+// order, each with a register count that covers it; a block whose
+// instructions are dropped keeps its label and warp ids, and is no longer
+// analysed. Choosing the worst block while reading, as the commands do,
+// picks the block analyse_chosen_block picks from the whole trace, with the
+// same bound, on Accel-Sim and native traces of many random blocks.
+TEST(BlockAnalysis, WorstBlockChosenWhileReadingIsTheWorstBlock) {
+  using gpuwcet::tools::analyse_chosen_block;
+  using gpuwcet::tools::BlockChoice;
+  using gpuwcet::tools::TraceFile;
+  using gpuwcet::tools::TraceReadOptions;
+  const auto hw = hardware_preset("orin-sm", 200);
+  std::mt19937_64 rng(31);
+  const char* const ops[] = {"fp_add", "int_add", "load", "load.shared", "store", "sfu"};
+  for (int n = 0; n < 40; ++n) {
+    // A native trace of 1-12 blocks of 1-3 warps.
+    std::string text;
+    const std::size_t blocks = 1 + rng() % 12;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      text += "block " + std::to_string(b) + "\n";
+      const std::size_t warps = 1 + rng() % 3;
+      for (std::size_t w = 0; w < warps; ++w) {
+        text += "warp " + std::to_string(w) + "\n";
+        const std::size_t length = 1 + rng() % 20;
+        for (std::size_t i = 0; i < length; ++i) {
+          const std::string op = ops[rng() % 6];
+          const std::string dst = op == "store" ? "" : "r" + std::to_string(rng() % 8);
+          text += op + (rng() % 4 == 0 && op.rfind("load", 0) == 0 ? "+7" : "") + " " + dst +
+                  " , r" + std::to_string(rng() % 8) + "\n";
+        }
+      }
+    }
+    const TraceFile whole = read_trace_text("w.trace", text, TraceFormat::native, hw);
+    const BlockAnalysis expected = analyse_chosen_block(hw.hw, whole, BlockChoice{}, true, false);
+    std::size_t next = 0, worst = 0;
+    std::uint64_t worst_bound = 0;
+    bool any = false;
+    TraceReadOptions ro;
+    ro.on_block = [&](TraceFile& t, std::size_t i) {
+      EXPECT_EQ(i, next++);
+      EXPECT_EQ(t.blocks.size(), i + 1);
+      const std::uint64_t bound = analyse_block(hw.hw, t, i, true, false).bound.safe_upper_bound;
+      if (any && bound <= worst_bound) return true;
+      if (any) gpuwcet::tools::drop_instructions(t.blocks[worst]);
+      any = true;
+      worst = i;
+      worst_bound = bound;
+      return false;
+    };
+    const TraceFile streamed = read_trace_text("w.trace", text, TraceFormat::native, hw, ro);
+    EXPECT_EQ(next, blocks);
+    EXPECT_EQ(streamed.register_count, whole.register_count);
+    ASSERT_EQ(streamed.blocks.size(), blocks);
+    EXPECT_EQ(worst, expected.block_index) << n;
+    EXPECT_EQ(worst_bound, expected.bound.safe_upper_bound) << n;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      EXPECT_EQ(streamed.blocks[b].label, whole.blocks[b].label);
+      EXPECT_EQ(streamed.blocks[b].warps.size(), whole.blocks[b].warps.size());
+      EXPECT_EQ(streamed.blocks[b].dropped, b != worst);
+      if (b == worst) {
+        EXPECT_EQ(analyse_block(hw.hw, streamed, b).bound.safe_upper_bound, worst_bound);
+      } else {
+        EXPECT_TRUE(streamed.blocks[b].warps[0].code.empty());
+        EXPECT_THROW((void)analyse_block(hw.hw, streamed, b), gpuwcet::tools::ToolError);
+      }
     }
   }
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,11 @@ struct Inputs {
   tools::TraceFile trace;
   std::string block_dim;  // as given, or "unknown"
   std::string ptx;        // the PTX file given, or empty
+  // With --block worst (the default), the block with the largest bound,
+  // found while the trace was read: every other block's instructions are
+  // dropped as soon as it is bounded (TraceReadOptions::on_block). Unset
+  // when the reader hands no blocks over (PTX traces: one block).
+  std::optional<std::size_t> worst_block;
 };
 
 // What a command produces: the text for stdout and, with --svg, the

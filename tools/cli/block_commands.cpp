@@ -89,6 +89,21 @@ Inputs load_inputs(const BlockOptions& o) {
     in.ptx = o.ptx;
   }
   read_options.progress = Progress("reading " + o.trace, "bytes");
+  // The worst block (the default): each block bounded as soon as it is
+  // read, and only the worst one's instructions kept, so that a trace of
+  // thousands of blocks takes the memory of two.
+  std::uint64_t worst_bound = 0;  // of in.worst_block, read_trace's callback
+  if (o.block.empty() || o.block == "worst") {
+    read_options.on_block = [&in, &worst_bound](TraceFile& t, std::size_t i) {
+      const std::uint64_t bound =
+          analyse_block(in.config.hw, t, i, in.config.barriers_drain, false).bound.safe_upper_bound;
+      if (in.worst_block && bound <= worst_bound) return true;
+      if (in.worst_block) drop_instructions(t.blocks[*in.worst_block]);
+      in.worst_block = i;
+      worst_bound = bound;
+      return false;
+    };
+  }
   in.trace = read_trace(o.trace, parse_trace_format(o.format), in.config, read_options);
   if (flow && in.trace.format != TraceFormat::ptx) {
     throw ToolError(fmt::format("--ptx is for GPGPU-Sim PTX traces; {} is not one", o.trace));
@@ -151,6 +166,7 @@ std::size_t chosen_block(const Inputs& in, const std::string& block) {
   if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", in.trace.path));
   const BlockChoice choice = parse_block_choice(block, in.trace.blocks);
   if (!choice.worst) return choice.index;
+  if (in.worst_block) return *in.worst_block;
   if (in.trace.blocks.size() == 1) return 0;
   return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain, false,
                               Progress("bounding the blocks of " + in.trace.path, "blocks"))
@@ -278,8 +294,12 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
   // Phases are kept for the timeline only: counting them is enough for the
   // bound, and keeping them costs tens of bytes per instruction.
   const BlockAnalysis a =
-      analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain, !o.svg.empty(),
-                           Progress("bounding the blocks of " + o.trace, "blocks"));
+      choice.worst && in.worst_block
+          ? analyse_block(in.config.hw, in.trace, *in.worst_block, in.config.barriers_drain,
+                          !o.svg.empty())
+          : analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain,
+                                 !o.svg.empty(),
+                                 Progress("bounding the blocks of " + o.trace, "blocks"));
   const BlockBound& bb = a.bound;
   // A trace that may not show the whole block (cut short, warps missing):
   // its bound covers only what it shows.

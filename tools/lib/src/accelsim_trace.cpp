@@ -162,10 +162,11 @@ class Reader {
     out_.format = TraceFormat::accelsim;
   }
 
-  TraceFile run(std::string_view content, const LineCursor::Progress& progress) {
+  TraceFile run(std::string_view content, const TraceReadOptions& options) {
     content_bytes_ = content.size();
+    on_block_ = &options.on_block;
     LineCursor lines(content);
-    lines.report_to(&progress);
+    lines.report_to(&options.progress);
     std::string_view raw;
     while (lines.next(raw)) {
       line_ = lines.line_number();
@@ -266,6 +267,10 @@ class Reader {
         }
       }
       in_block_ = false;
+      if (*on_block_) {
+        out_.register_count = registers_.size();
+        if ((*on_block_)(out_, out_.blocks.size() - 1)) drop_instructions(out_.blocks.back());
+      }
     }
     // Any other '#' line is a comment ("#traces format = ...").
   }
@@ -556,13 +561,14 @@ class Reader {
   std::optional<std::array<std::uint64_t, 3>> grid_, block_;  // the header's launch shape
   std::size_t block_line_ = 0;  // of the header's block dim
   std::uint64_t last_pc_ = 0;  // of the warp being read
+  const std::function<bool(TraceFile&, std::size_t)>* on_block_ = nullptr;
 };
 
 }  // namespace
 
 TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
                               const HardwareConfig& config, const TraceReadOptions& options) {
-  return Reader(name, config).run(content, options.progress);
+  return Reader(name, config).run(content, options);
 }
 
 }  // namespace gpuwcet::tools::detail

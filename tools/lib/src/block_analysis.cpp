@@ -60,6 +60,10 @@ BlockAnalysis analyse_block(const HardwareDescription& hw, const TraceFile& trac
   }
   const BlockTrace& block = trace.blocks[block_index];
   if (block.warps.empty()) throw ToolError(fmt::format("{}: {} has no warps", trace.path, block.label));
+  if (block.dropped) {
+    throw ToolError(fmt::format("{}: {}: its instructions were not kept while the trace was read",
+                                trace.path, block.label));
+  }
   BlockAnalysis b;
   b.block_index = block_index;
   b.label = block.label;

@@ -7,6 +7,11 @@
 #include <limits>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace gpuwcet::tools {
 
 ToolError file_error(const std::string& path, const std::string& what, int err) {
@@ -38,6 +43,33 @@ std::string read_text_file(const std::string& path) {
   }
   if (in.bad()) throw file_error(path, "read error", errno);
   return text;
+}
+
+FileText::FileText(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ToolError(path + ": is a directory, not a file");
+  if (std::filesystem::is_regular_file(path, ec)) {
+    errno = 0;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw file_error(path, "cannot open the file", errno);
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+      void* map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map != MAP_FAILED) {
+        // Read front to back once: read ahead, and drop what is behind.
+        (void)::madvise(map, static_cast<std::size_t>(st.st_size), MADV_SEQUENTIAL);
+        mapped_ = static_cast<const char*>(map);
+        size_ = static_cast<std::size_t>(st.st_size);
+      }
+    }
+    ::close(fd);
+    if (mapped_ != nullptr) return;
+  }
+  read_ = read_text_file(path);  // empty, special, or not mappable
+}
+
+FileText::~FileText() {
+  if (mapped_ != nullptr) ::munmap(const_cast<char*>(mapped_), size_);
 }
 
 std::vector<std::uint8_t> read_binary_file(const std::string& path) {

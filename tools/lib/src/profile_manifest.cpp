@@ -86,6 +86,18 @@ void fold_block(const BlockAnalysis& a, TracedTiming& t) {
   t.alone_bound = std::max(t.alone_bound, a.bound.safe_upper_bound);
 }
 
+// Folds block `i` of `trace` into `out`. As block-wcet warns: a block the
+// trace may show only in part has no bound an admission controller can
+// trust.
+void fold_traced_block(const HardwareConfig& hw, const TraceFile& trace, std::size_t i,
+                       TracedTiming& out) {
+  if (!trace.blocks[i].incomplete.empty()) {
+    throw ToolError(fmt::format("{}: {}; its bound would cover only what the trace shows",
+                                trace.path, trace.blocks[i].incomplete));
+  }
+  fold_block(analyse_block(hw.hw, trace, i, hw.barriers_drain, false), out);
+}
+
 TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in) {
   const std::filesystem::path dir = std::filesystem::path(manifest).parent_path();
   auto relative = [&](const std::string& p) { return (dir / p).lexically_normal().string(); };
@@ -121,6 +133,19 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
     }
     options.block_shape = *shape;
   }
+  // One profile stands for every block of the kernel (docs/kernel-wcet.md,
+  // A4): for "worst" it bounds each traced block, not only the one with the
+  // largest bound, whose demand (E) need not be the largest. Each block is
+  // folded in as soon as it is read, its instructions then dropped: a trace
+  // of thousands of blocks takes the memory of one.
+  TracedTiming out;
+  const bool every_block = in.block.empty() || in.block == "worst";
+  if (every_block) {
+    options.on_block = [&hw, &out](TraceFile& t, std::size_t i) {
+      fold_traced_block(hw, t, i, out);
+      return true;
+    };
+  }
   const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
   BlockChoice choice;
   try {
@@ -128,21 +153,11 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   } catch (const ToolError& e) {
     throw ToolError(fmt::format("{}: {}", trace.path, e.what()));
   }
-  // One profile stands for every block of the kernel (docs/kernel-wcet.md,
-  // A4): for "worst" it bounds each traced block, not only the one with the
-  // largest bound, whose demand (E) need not be the largest.
-  TracedTiming out;
   if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
   const std::size_t first = choice.worst ? 0 : choice.index;
   const std::size_t last = choice.worst ? trace.blocks.size() : choice.index + 1;
   for (std::size_t i = first; i < last; ++i) {
-    // As block-wcet warns: a block the trace may show only in part has no
-    // bound an admission controller can trust.
-    if (!trace.blocks[i].incomplete.empty()) {
-      throw ToolError(fmt::format("{}: {}; its bound would cover only what the trace shows",
-                                  trace.path, trace.blocks[i].incomplete));
-    }
-    fold_block(analyse_block(hw.hw, trace, i, hw.barriers_drain, false), out);
+    if (!trace.blocks[i].dropped) fold_traced_block(hw, trace, i, out);
   }
   // As block-wcet warns, but a profile is trusted without anyone reading
   // the warning: a bound below the run the trace records is refused.

@@ -303,8 +303,16 @@ TraceFile read_trace_text(const std::string& name, std::string_view content, Tra
 
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,
                      const TraceReadOptions& options) {
-  const std::string content = read_text_file(path);
-  return read_trace_text(path, content, format, config, options);
+  const FileText content(path);
+  return read_trace_text(path, content.text(), format, config, options);
+}
+
+void drop_instructions(BlockTrace& block) {
+  for (WarpTrace& w : block.warps) {
+    std::vector<Instruction>().swap(w.code);
+    std::vector<std::uint32_t>().swap(w.lines);
+  }
+  block.dropped = true;
 }
 
 TraceFormat parse_trace_format(const std::string& name) {

@@ -106,6 +106,9 @@ struct BlockTrace {
   // as not safe and refuse to compile it (docs/trace-formats.md,
   // "Incomplete traces").
   std::string incomplete;
+  // Its instructions were handed to TraceReadOptions::on_block and not
+  // kept (its label, warp ids and completeness are).
+  bool dropped = false;
 };
 
 struct TraceFile {
@@ -135,7 +138,18 @@ struct TraceReadOptions {
   // Called now and then while the lines are read with (bytes read, bytes
   // in the file): the progress of a long read. None by default.
   std::function<void(std::size_t, std::size_t)> progress;
+  // Accel-Sim and native traces: called with the trace read so far and the
+  // index of the block just read, as soon as it is (its register_count
+  // covers that block). Returning true drops the block's instructions
+  // (BlockTrace::dropped), so that a trace of any length can be read in the
+  // memory of a few blocks; the callback may drop earlier ones too
+  // (drop_instructions). None by default: every block is kept.
+  std::function<bool(TraceFile&, std::size_t)> on_block;
 };
+
+// Frees a block's instructions and source lines, keeping its label, warp
+// ids and completeness (BlockTrace::dropped).
+void drop_instructions(BlockTrace& block);
 
 // Reads a trace, classifying every opcode through `config` (its rules, then
 // the built-in classification for the format). `automatic` picks the format
