@@ -1,5 +1,6 @@
 // gpuwcet phases / block-wcet / simulate: the multi-phase analysis of a
 // traced thread block (docs/multiphase.md) and the reference simulator.
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <iterator>
@@ -271,10 +272,14 @@ CommandOutput run_phases(const BlockOptions& o) {
   if (o.json) {
     const std::string text = json_text(j);
     out.text.reserve(text.size());
+    // The placeholders are looked for from the top-level "warps" key on
+    // ("warps" sorts last, and a string in JSON holds no raw newline): a
+    // path or label that reads like one is left alone.
     std::size_t from = 0;
+    const std::size_t warps_key = text.find("\n  \"warps\": [");
     for (std::size_t k = 0; k < phase_arrays.size(); ++k) {
       const std::string mark = fmt::format("\"@phases {}@\"", k);
-      const std::size_t at = text.find(mark, from);
+      const std::size_t at = text.find(mark, std::max(from, warps_key));
       out.text.append(text, from, at - from);
       out.text += phase_arrays[k];
       std::string().swap(phase_arrays[k]);

@@ -145,6 +145,12 @@ CommandOutput run_simulate(const BlockOptions& o) {
   j["block"] = block.label;
   j["block_index"] = block_index;
   j["bound"] = analysis.bound.safe_upper_bound;
+  // As block-wcet says it: a bound of hardware the model does not describe,
+  // or of a block the trace may show in part, is not shown safe.
+  const std::string& incomplete = block.incomplete;
+  const bool bound_safe = in.config.modelled && incomplete.empty();
+  j["bound_safe"] = bound_safe;
+  if (!incomplete.empty()) j["notes"].push_back("warning: " + incomplete);
   j["warps"] = warps.size();
   // The cycles the traced run took, as block-wcet reports them (GPGPU-Sim
   // PTX traces).
@@ -157,9 +163,13 @@ CommandOutput run_simulate(const BlockOptions& o) {
                             in.trace.blocks.size() == 1 ? "" : "s");
     out.text += fmt::format("hardware  {}, memory latency {}\n", in.config.source,
                             in.config.memory_latency);
-    out.text += fmt::format("block     {} (index {}, {} warp{}); bound {} cycles\n", block.label,
+    out.text += fmt::format("block     {} (index {}, {} warp{}); bound {} cycles{}\n", block.label,
                             block_index, warps.size(), one_warp ? "" : "s",
-                            analysis.bound.safe_upper_bound);
+                            analysis.bound.safe_upper_bound,
+                            bound_safe ? ""
+                            : !incomplete.empty()
+                                ? " (NOT safe: the trace may not show the whole block)"
+                                : " (NOT shown safe: the hardware is not the modelled machine)");
     if (one_schedule && o.policy == "all") {
       out.text += "          one warp: every scheduler runs the same schedule\n";
     }

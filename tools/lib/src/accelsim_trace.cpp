@@ -357,6 +357,7 @@ class Reader {
     expected_.reset();
     count_ = 0;
     warp_line_ = line_;
+    lanes_seen_ = lanes_exited_ = 0;
   }
 
   void insts(std::string_view line) {
@@ -388,10 +389,18 @@ class Reader {
                           *expected_, count_));
     }
     BlockTrace& block = out_.blocks.back();
+    // The mask of a line is the lanes that ran it (its guard true: an EXIT
+    // predicated off shows 00000000), and a lane ends only by running an
+    // EXIT: a lane seen running that no EXIT ends was cut short.
+    const std::uint32_t unended = lanes_seen_ & ~lanes_exited_;
     if (block.incomplete.empty() && (w.code.empty() || w.code.back().kind != OpKind::exit)) {
       block.incomplete = fmt::format("{}: warp {} ends without EXIT (line {}): the trace may be cut "
                                      "short",
                                      block.label, w.warp_id, w.lines.empty() ? warp_line_ : w.lines.back());
+    } else if (block.incomplete.empty() && unended != 0) {
+      block.incomplete = fmt::format("{}: warp {}: lanes {:08x} run but reach no EXIT (its last line "
+                                     "{}): the trace may be cut short",
+                                     block.label, w.warp_id, unended, w.lines.back());
     }
     finish_warp(w, config_.hw, name_);
     in_warp_ = false;
@@ -523,6 +532,8 @@ class Reader {
                           addresses, t.size() - std::min(t.size(), i)));
     }
     const auto [unit, kind] = resolver_.resolve(opcode, name_, line_);
+    lanes_seen_ |= static_cast<std::uint32_t>(mask);
+    if (kind == OpKind::exit) lanes_exited_ |= static_cast<std::uint32_t>(mask);
     WarpTrace& w = out_.blocks.back().warps.back();
     Instruction ins = make_instruction(unit, kind, ops, name_, line_);
     if (width > 0 && addresses > 0) {
@@ -562,6 +573,8 @@ class Reader {
   std::size_t block_line_ = 0;  // of the header's block dim
   std::uint64_t last_pc_ = 0;  // of the warp being read
   const std::function<bool(TraceFile&, std::size_t)>* on_block_ = nullptr;
+  std::uint32_t lanes_seen_ = 0;     // of the warp being read: lanes some line ran
+  std::uint32_t lanes_exited_ = 0;   // and lanes an EXIT ended
 };
 
 }  // namespace

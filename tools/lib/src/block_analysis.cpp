@@ -138,34 +138,28 @@ BlockChoice parse_block_choice(const std::string& text, const std::vector<BlockT
   const std::string range = n == 0 ? "none" : fmt::format("0..{}", n - 1);
   const bool hash = text.size() > 1 && text[0] == '#';
   const std::string digits = hash ? text.substr(1) : text;
-  if (digits.find_first_not_of("0123456789") == std::string::npos) {
-    // A block labelled with these digits (a native trace's `block 5`) is
-    // that block; otherwise, and always with '#', they are an index.
-    if (!hash) {
-      for (std::size_t i = 0; i < n; ++i) {
-        if (bare_label(blocks[i]) == text) {
-          c.index = i;
-          return c;
-        }
+  const bool index = digits.find_first_not_of("0123456789") == std::string::npos;
+  // A label as the trace gives it, without "block "; coordinates match
+  // whatever their spacing, those left out being 0 (as the readers compare
+  // labels: "5" is "5,0,0"). Digits no label has, and '#N', are an index.
+  if (!hash) {
+    const auto wanted = detail::block_coordinates(text);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string_view label = bare_label(blocks[i]);
+      const auto coords = wanted ? detail::block_coordinates(label) : std::nullopt;
+      if (label == text || (coords && *coords == *wanted)) {
+        c.index = i;
+        return c;
       }
     }
+  }
+  if (index) {
     c.index = static_cast<std::size_t>(parse_unsigned(digits, "block index"));
     if (c.index >= n) {
       throw ToolError(fmt::format("block {} does not exist: the trace has {} block{} ({})", text, n,
                                   n == 1 ? "" : "s", range));
     }
     return c;
-  }
-  // A label as the trace gives it, without "block "; coordinates match
-  // whatever their spacing.
-  const auto wanted = detail::block_coordinates(text);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view label = bare_label(blocks[i]);
-    const auto coords = wanted ? detail::block_coordinates(label) : std::nullopt;
-    if (label == text || (coords && *coords == *wanted)) {
-      c.index = i;
-      return c;
-    }
   }
   std::string labels;
   for (std::size_t i = 0; i < n && i < 4; ++i) {

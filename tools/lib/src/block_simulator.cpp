@@ -167,8 +167,11 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     if (count_barriers(w) != barriers) {
       throw std::invalid_argument("warps execute different numbers of barriers");
     }
+    // Up to the first exit, as the run and profile_warp: what follows it
+    // never runs.
     for (const Instruction& i : w) {
-      if (i.kind == OpKind::barrier || (i.kind == OpKind::exit && !hw.exit_issues)) continue;
+      if (i.kind == OpKind::exit && !hw.exit_issues) break;
+      if (i.kind == OpKind::barrier) continue;
       if (i.unit >= hw.unit_count) throw std::invalid_argument("unknown unit");
       if (i.dst_count > kMaxDestinations || i.src_count > kMaxSources) {
         throw std::invalid_argument("too many operands");
@@ -179,6 +182,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       for (std::size_t k = 0; k < i.src_count; ++k) {
         if (i.src[k] >= register_count) throw std::invalid_argument("register out of range");
       }
+      if (i.kind == OpKind::exit) break;
     }
   }
 

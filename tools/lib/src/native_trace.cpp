@@ -104,24 +104,30 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       out.kernel = std::string(words[1]);
       have_kernel = true;
     } else if (word0 == "block") {
-      const std::string_view label = trim(text.substr(5));
-      if (!label.empty()) {
-        // --block picks a block by its label: two blocks with one label
-        // (coordinates compared as numbers) would make that ambiguous.
-        const auto coords = block_coordinates(label);
-        const auto [first, fresh] = labels.emplace(coords ? *coords : std::string(label), line);
-        if (!fresh) {
-          fail_at(name, line, fmt::format("block label '{}' given twice (first at line {})", label,
-                                          first->second));
-        }
+      const std::string_view given = trim(text.substr(5));
+      // An unlabelled block is labelled by its index.
+      const std::string label = given.empty() ? std::to_string(out.blocks.size()) : std::string(given);
+      // --block picks a block by its label: two blocks with one label
+      // (coordinates compared as numbers, an index label included) would
+      // make that ambiguous.
+      const auto coords = block_coordinates(label);
+      const auto [first, fresh] = labels.emplace(coords ? *coords : label, line);
+      if (!fresh) {
+        fail_at(name, line,
+                fmt::format("block label '{}' given twice (first at line {}){}", label, first->second,
+                            given.empty() ? ": this unlabelled block takes its index as its label; "
+                                            "give it another"
+                                          : ""));
       }
-      open_block(label.empty() ? fmt::format("block {}", out.blocks.size()) : fmt::format("block {}", label),
-                 line);
+      open_block("block " + label, line);
     } else if (word0 == "warp") {
       const std::vector<std::string_view> words = split_ws(text);
       const auto n = words.size() == 2 ? parse_uint(words[1], 0xFFFFFFFFu) : std::nullopt;
       if (!n) fail_at(name, line, "expected 'warp <n>' with n a warp number");
-      if (out.blocks.empty()) open_block("block 0", line);
+      if (out.blocks.empty()) {
+        labels.emplace(*block_coordinates("0"), line);
+        open_block("block 0", line);
+      }
       if (!warp_ids.insert(*n).second) {
         fail_at(name, line, fmt::format("warp {} appears twice in this block", *n));
       }

@@ -118,6 +118,14 @@ class Reader {
                                        "cut short",
                                        w.warp_id, w.lines.back());
       }
+      // A guarded ret or exit (its guard a source) ends the lanes whose
+      // guard holds; the others, if any, went on past the trace's end.
+      if (w.code.back().kind == OpKind::exit && w.code.back().src_count != 0 &&
+          block.incomplete.empty()) {
+        block.incomplete = fmt::format("warp {} ends with a guarded ret or exit (line {}): lanes "
+                                       "whose guard fails went on, and the trace may be cut short",
+                                       w.warp_id, w.lines.back());
+      }
       finish_warp(w, config_.hw, name_);
     }
     // A launch shape with more warps than the trace shows: the block's

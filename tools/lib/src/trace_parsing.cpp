@@ -304,14 +304,13 @@ TraceFile read_trace_text(const std::string& name, std::string_view content, Tra
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,
                      const TraceReadOptions& options) {
   const FileText content(path);
-  return read_trace_text(path, content.text(), format, config, options);
+  TraceFile t = read_trace_text(path, content.text(), format, config, options);
+  if (options.progress) options.progress(content.text().size(), content.text().size());
+  return t;
 }
 
 void drop_instructions(BlockTrace& block) {
-  for (WarpTrace& w : block.warps) {
-    std::vector<Instruction>().swap(w.code);
-    std::vector<std::uint32_t>().swap(w.lines);
-  }
+  std::vector<WarpTrace>().swap(block.warps);
   block.dropped = true;
 }
 

@@ -106,8 +106,8 @@ struct BlockTrace {
   // as not safe and refuse to compile it (docs/trace-formats.md,
   // "Incomplete traces").
   std::string incomplete;
-  // Its instructions were handed to TraceReadOptions::on_block and not
-  // kept (its label, warp ids and completeness are).
+  // Its warps were handed to TraceReadOptions::on_block and not kept (its
+  // label and completeness are).
   bool dropped = false;
 };
 
@@ -142,13 +142,14 @@ struct TraceReadOptions {
   // index of the block just read, as soon as it is (its register_count
   // covers that block). Returning true drops the block's instructions
   // (BlockTrace::dropped), so that a trace of any length can be read in the
-  // memory of a few blocks; the callback may drop earlier ones too
+  // memory of a few blocks (and a hundred bytes or so for each block
+  // dropped: its label); the callback may drop earlier ones too
   // (drop_instructions). None by default: every block is kept.
   std::function<bool(TraceFile&, std::size_t)> on_block;
 };
 
-// Frees a block's instructions and source lines, keeping its label, warp
-// ids and completeness (BlockTrace::dropped).
+// Frees a block's warps, keeping its label and completeness
+// (BlockTrace::dropped).
 void drop_instructions(BlockTrace& block);
 
 // Reads a trace, classifying every opcode through `config` (its rules, then
