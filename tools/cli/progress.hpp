@@ -21,16 +21,21 @@ class Progress {
   Progress(std::string what, std::string unit)
       : what_(std::move(what)), unit_(std::move(unit)), start_(Clock::now()), last_(start_) {}
 
-  // `done` of `total` so far; prints when the run has lasted kQuiet and
-  // the last line is kEvery old, and at the end once anything was printed.
+  // `done` of `total` so far (total 0: unknown, a stream); prints when the
+  // run has lasted kQuiet and the last line is kEvery old, and at the end
+  // once anything was printed.
   void operator()(std::size_t done, std::size_t total) {
     const Clock::time_point now = Clock::now();
-    const bool end = done >= total;
+    const bool end = total != 0 && done >= total;
     if (!(end && printed_) && (now - start_ < kQuiet || now - last_ < kEvery)) return;
     last_ = now;
     printed_ = true;
     const double share = total == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(total);
-    if (unit_ == "bytes") {
+    if (total == 0) {
+      fmt::print(stderr, "{}: {:.0f} {} so far\n", what_,
+                 unit_ == "bytes" ? static_cast<double>(done) / 1e6 : static_cast<double>(done),
+                 unit_ == "bytes" ? "MB" : unit_);
+    } else if (unit_ == "bytes") {
       fmt::print(stderr, "{}: {:.0f} of {:.0f} MB ({:.0f}%)\n", what_, static_cast<double>(done) / 1e6,
                  static_cast<double>(total) / 1e6, 100 * share);
     } else {

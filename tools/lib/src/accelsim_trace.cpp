@@ -162,32 +162,46 @@ class Reader {
     out_.format = TraceFormat::accelsim;
   }
 
-  TraceFile run(std::string_view content, const TraceReadOptions& options) {
-    content_bytes_ = content.size();
+  // `content_bytes`: the text's size, or an upper bound on it (sizes the
+  // warps' arrays against a false `insts = k`).
+  void begin(std::size_t content_bytes, const TraceReadOptions& options) {
+    content_bytes_ = content_bytes;
     on_block_ = &options.on_block;
+  }
+
+  // The text in memory, whole.
+  TraceFile run(std::string_view content, const TraceReadOptions& options) {
+    begin(content.size(), options);
     LineCursor lines(content);
     lines.report_to(&options.progress);
     std::string_view raw;
-    while (lines.next(raw)) {
-      line_ = lines.line_number();
-      const std::string_view line = trim(raw);
-      if (line.empty()) continue;
-      if (line.front() == '-') {
-        header(line);
-      } else if (line.front() == '#') {
-        marker(line);
-      } else if (!in_block_) {
-        fail_at(name_, line_, "text outside a #BEGIN_TB ... #END_TB section");
-      } else if (starts_with(line, "thread block")) {
-        thread_block(line);
-      } else if (starts_with(line, "warp")) {
-        begin_warp(line);
-      } else if (starts_with(line, "insts")) {
-        insts(line);
-      } else {
-        instruction(line);
-      }
+    while (lines.next(raw)) line(raw, lines.line_number());
+    return finish();
+  }
+
+  // One line (without its end of line) at a time, numbered from 1.
+  void line(std::string_view raw, std::size_t number) {
+    line_ = number;
+    const std::string_view line = trim(raw);
+    if (line.empty()) return;
+    if (line.front() == '-') {
+      header(line);
+    } else if (line.front() == '#') {
+      marker(line);
+    } else if (!in_block_) {
+      fail_at(name_, line_, "text outside a #BEGIN_TB ... #END_TB section");
+    } else if (starts_with(line, "thread block")) {
+      thread_block(line);
+    } else if (starts_with(line, "warp")) {
+      begin_warp(line);
+    } else if (starts_with(line, "insts")) {
+      insts(line);
+    } else {
+      instruction(line);
     }
+  }
+
+  TraceFile finish() {
     if (in_block_) fail_at(name_, line_, "missing #END_TB at the end of the file");
     if (out_.blocks.empty()) fail_at(name_, line_, "no #BEGIN_TB section");
     out_.register_count = registers_.size();
@@ -582,6 +596,16 @@ class Reader {
 TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
                               const HardwareConfig& config, const TraceReadOptions& options) {
   return Reader(name, config).run(content, options);
+}
+
+TraceFile read_accelsim_lines(const std::string& name, const LineSource& source,
+                              const HardwareConfig& config, const TraceReadOptions& options) {
+  Reader reader(name, config);
+  // A stream's size is unknown: a false `insts = k` reserves at most a
+  // million instructions, and a warp's arrays grow past that as read.
+  reader.begin(std::size_t{12} << 20, options);
+  source([&](std::string_view raw, std::size_t number) { reader.line(raw, number); });
+  return reader.finish();
 }
 
 }  // namespace gpuwcet::tools::detail

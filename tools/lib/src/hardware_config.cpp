@@ -136,6 +136,7 @@ HardwareConfig load_hardware_file(const std::string& path,
 }
 
 std::string config_next_to(const std::string& trace) {
+  if (trace == "-") return {};  // standard input lies next to nothing
   const std::filesystem::path p = std::filesystem::path(trace).parent_path() / "gpgpusim.config";
   std::error_code ec;
   const bool there = std::filesystem::exists(p, ec);

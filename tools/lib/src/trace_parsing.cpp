@@ -1,7 +1,11 @@
 #include "gpuwcet_tools/trace_parsing.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <limits>
 
 #include <fmt/format.h>
@@ -301,8 +305,97 @@ TraceFile read_trace_text(const std::string& name, std::string_view content, Tra
   return detail::read_native_trace(name, content, config, options);
 }
 
+namespace {
+
+// Appends up to `bytes` more of `in` to `text`; false once nothing more came.
+bool read_more(std::istream& in, const std::string& name, std::string& text, std::size_t bytes) {
+  const std::size_t had = text.size();
+  text.resize(had + bytes);
+  in.read(text.data() + had, static_cast<std::streamsize>(bytes));
+  text.resize(had + static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) throw file_error(name, "read error", errno);
+  return text.size() > had;
+}
+
+// The lines of `in`, whose first bytes are `text`, a chunk at a time: each
+// without its end of line, numbered from 1. A NUL byte is an error, as for
+// a text in memory (read_trace_text).
+void stream_lines(std::istream& in, const std::string& name, std::string text, std::size_t chunk,
+                  const detail::LineSink& sink,
+                  const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::size_t number = 0, read = text.size();
+  bool more = true;
+  while (true) {
+    std::size_t start = 0;
+    for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
+      std::string_view line(text.data() + start, nl - start);
+      if (line.find('\0') != std::string_view::npos) {
+        detail::fail_at(name, number + 1, "not a text trace (a NUL byte)");
+      }
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      sink(line, ++number);
+      start = nl + 1;
+    }
+    text.erase(0, start);
+    if (!more) break;
+    more = read_more(in, name, text, chunk);
+    read += text.size();
+    if (progress) progress(read, 0);  // a stream's size is unknown
+    if (!more && text.empty()) break;
+    if (!more) text += '\n';  // the last line, without an end of line
+  }
+}
+
+}  // namespace
+
+TraceFile read_trace_stream(const std::string& name, std::istream& in, TraceFormat format,
+                            const HardwareConfig& config, const TraceReadOptions& options) {
+  return detail::read_trace_chunks(name, in, format, config, options, detail::kStreamChunk);
+}
+
+TraceFile detail::read_trace_chunks(const std::string& name, std::istream& in, TraceFormat format,
+                                    const HardwareConfig& config, const TraceReadOptions& options,
+                                    std::size_t chunk) {
+  // Enough of the text to tell its format, as read_trace_text would: its
+  // first significant line whole (or the whole text, if shorter).
+  std::string head;
+  const auto first_line_read = [&] {
+    const std::string_view t = detail::skip_byte_order_mark(head);
+    const std::size_t text = t.find_first_not_of(" \t\r\n");
+    return text != std::string_view::npos && t.find('\n', text) != std::string_view::npos;
+  };
+  while (!first_line_read() && read_more(in, name, head, chunk)) {
+  }
+  if (format == TraceFormat::automatic) format = detect_format(detail::skip_byte_order_mark(head));
+  if (format == TraceFormat::accelsim) {
+    if (detail::skip_byte_order_mark(head).find_first_not_of(" \t\r\n") == std::string_view::npos) {
+      throw ToolError(fmt::format("{}: the file is empty: no trace lines", name));
+    }
+    head.erase(0, head.size() - detail::skip_byte_order_mark(head).size());
+    const detail::LineSource source = [&](const detail::LineSink& sink) {
+      stream_lines(in, name, std::move(head), chunk, sink, options.progress);
+    };
+    return detail::read_accelsim_lines(name, source, config, options);
+  }
+  // The other formats are read whole (a PTX trace is one warp, a native
+  // trace is written by hand).
+  while (read_more(in, name, head, chunk)) {
+  }
+  return read_trace_text(name, head, format, config, options);
+}
+
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,
                      const TraceReadOptions& options) {
+  if (path == "-") return read_trace_stream("<stdin>", std::cin, format, config, options);
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec) &&
+      !std::filesystem::is_directory(path, ec)) {
+    // A pipe or a device: read as it comes.
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw file_error(path, "cannot open the file", errno);
+    return read_trace_stream(path, in, format, config, options);
+  }
   const FileText content(path);
   TraceFile t = read_trace_text(path, content.text(), format, config, options);
   if (options.progress) options.progress(content.text().size(), content.text().size());

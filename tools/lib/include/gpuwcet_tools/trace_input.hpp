@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -160,6 +161,13 @@ void drop_instructions(BlockTrace& block);
 // of config.hw.
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,
                      const TraceReadOptions& options = {});
+
+// read_trace on a stream (a pipe, standard input): an Accel-Sim trace is
+// read a chunk at a time, its text not kept, so that a compressed trace can
+// be piped through its decompressor in little memory; the other formats are
+// read whole. read_trace reads path "-" (named "<stdin>") and pipes so.
+TraceFile read_trace_stream(const std::string& name, std::istream& in, TraceFormat format,
+                            const HardwareConfig& config, const TraceReadOptions& options = {});
 
 // read_trace on text already in memory; `name` stands for the file in
 // messages and in TraceFile::path.

@@ -157,6 +157,21 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
                             const HardwareConfig& config, const TraceReadOptions& options);
 TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
                               const HardwareConfig& config, const TraceReadOptions& options);
+// Hands each line of a text (without its end of line, numbered from 1) to
+// the function it is given, in order.
+using LineSink = std::function<void(std::string_view, std::size_t)>;
+using LineSource = std::function<void(const LineSink&)>;
+// An Accel-Sim trace read a line at a time (a pipe, standard input): its
+// memory is the reader's, not the text's.
+TraceFile read_accelsim_lines(const std::string& name, const LineSource& source,
+                              const HardwareConfig& config, const TraceReadOptions& options);
+// What read_trace_stream reads at a time.
+inline constexpr std::size_t kStreamChunk = std::size_t{1} << 24;
+// read_trace_stream reading `chunk` bytes at a time (tests cut lines at
+// every place with small chunks).
+TraceFile read_trace_chunks(const std::string& name, std::istream& in, TraceFormat format,
+                            const HardwareConfig& config, const TraceReadOptions& options,
+                            std::size_t chunk);
 TraceFile read_ptx_trace(const std::string& name, std::string_view content,
                          const HardwareConfig& config, const TraceReadOptions& options);
 // extra_cycles of a memory instruction served in `passes` transactions or
