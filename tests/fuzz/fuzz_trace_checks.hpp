@@ -7,12 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <sstream>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "gpuwcet/phase_profile.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
 
 namespace gpuwcet::fuzz {
 
@@ -43,9 +46,41 @@ inline void check_trace(const tools::TraceFile& t, const HardwareDescription& hw
   }
 }
 
+// Read from a stream a few bytes at a time (tools::read_trace_stream, what
+// a pipe gets): the same outcome as read whole, the same error or the same
+// blocks and instructions. Inputs with a NUL byte are left out: read whole,
+// that is refused before any line, streamed, at its line.
+inline void check_streamed_reads_the_same(std::string_view text, tools::TraceFormat format,
+                                          const tools::HardwareConfig& hw) {
+  if (text.find('\0') != std::string_view::npos) return;
+  std::string whole_error, stream_error;
+  tools::TraceFile whole, streamed;
+  try {
+    whole = tools::read_trace_text("fuzz", text, format, hw);
+  } catch (const tools::ToolError& e) {
+    whole_error = e.what();
+  }
+  try {
+    std::istringstream in{std::string(text)};
+    streamed = tools::detail::read_trace_chunks("fuzz", in, format, hw, {}, 1 + text.size() % 13);
+  } catch (const tools::ToolError& e) {
+    stream_error = e.what();
+  }
+  check(whole_error == stream_error);
+  check(whole.blocks.size() == streamed.blocks.size() && whole.register_count == streamed.register_count);
+  for (std::size_t b = 0; b < whole.blocks.size(); ++b) {
+    check(whole.blocks[b].warps.size() == streamed.blocks[b].warps.size());
+    check(whole.blocks[b].incomplete == streamed.blocks[b].incomplete);
+    for (std::size_t w = 0; w < whole.blocks[b].warps.size(); ++w) {
+      check(whole.blocks[b].warps[w].lines == streamed.blocks[b].warps[w].lines);
+    }
+  }
+}
+
 inline int fuzz_trace(const std::uint8_t* data, std::size_t size, tools::TraceFormat format) {
   static const tools::HardwareConfig hw = tools::hardware_preset("orin-sm", 200);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (format == tools::TraceFormat::accelsim) check_streamed_reads_the_same(text, format, hw);
   try {
     const tools::TraceFile t = tools::read_trace_text("fuzz", text, format, hw);
     check_trace(t, hw.hw);
