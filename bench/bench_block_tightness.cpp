@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "../tests/support/block_schedule_oracle.hpp"
+#include "hold_free_bracket.hpp"
 #include "gpuwcet/block_bound.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet/phase_profile.hpp"
@@ -61,9 +62,11 @@ gpuwcet::testing::BlockScheduleOracle oracle_of(const HardwareDescription& hw,
   return gpuwcet::testing::BlockScheduleOracle(hw, block, kRegisters, g_barriers_drain, g_barrier_issues);
 }
 
-BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<Instruction>>& block) {
+// Every warp's section summaries, warp-major, and how many sections each has.
+std::vector<SectionSummary> summaries_of(const HardwareDescription& hw,
+                                         const std::vector<std::vector<Instruction>>& block,
+                                         std::size_t& sections) {
   std::vector<SectionSummary> all;
-  std::size_t sections = 0;
   std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
   for (const auto& w : block) {
     std::vector<SectionSummary> s(w.size() + 1);
@@ -72,6 +75,12 @@ BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<In
     sections = r.section_count;
     all.insert(all.end(), s.begin(), s.begin() + static_cast<std::ptrdiff_t>(sections));
   }
+  return all;
+}
+
+BlockBound bound(const HardwareDescription& hw, const std::vector<std::vector<Instruction>>& block) {
+  std::size_t sections = 0;
+  const std::vector<SectionSummary> all = summaries_of(hw, block, sections);
   BlockBound b;
   if (block_bound(all, block.size(), sections, b) != Status::ok) std::abort();
   return b;
@@ -447,28 +456,11 @@ void warps_table(int blocks) {
       o.registers = kRegisters;
       o.dependency = 0.5;
       const auto block = generate_block(hw, o, rng);
-      std::vector<SectionSummary> all;
       std::size_t sections = 0;
-      std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
-      for (const auto& w : block) {
-        std::vector<SectionSummary> s(w.size() + 1);
-        ProfileResult r;
-        if (profile_warp(hw, w, kRegisters, arena, {}, s, r) != Status::ok) std::abort();
-        sections = r.section_count;
-        all.insert(all.end(), s.begin(), s.begin() + static_cast<std::ptrdiff_t>(sections));
-      }
+      const std::vector<SectionSummary> all = summaries_of(hw, block, sections);
       BlockBound b;
       if (block_bound(all, block.size(), sections, b) != Status::ok) std::abort();
-      std::uint64_t without_holds = 0;
-      for (std::size_t s = 0; s < sections; ++s) {
-        std::uint64_t issues = 0, top = 0;
-        for (std::size_t w = 0; w < warps; ++w) issues += all[w * sections + s].issues;
-        for (std::size_t w = 0; w < warps; ++w) {
-          const SectionSummary& v = all[w * sections + s];
-          top = std::max(top, v.length + issues - v.issues);
-        }
-        without_holds += top;
-      }
+      const std::uint64_t without_holds = gpuwcet::bench::hold_free_bracket(all, warps, sections);
       std::uint64_t sim = 0;
       for (const SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
                                       SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {

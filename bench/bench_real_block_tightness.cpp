@@ -22,6 +22,7 @@
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/lane_values.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
+#include "hold_free_bracket.hpp"
 
 namespace {
 
@@ -88,16 +89,7 @@ int main(int argc, char** argv) {
       const std::vector<SectionSummary> s = summaries(hw, code, t.register_count, warps, sections);
       BlockBound b{};
       if (block_bound(s, warps, sections, b) != Status::ok) std::abort();
-      std::uint64_t without_holds = 0;
-      for (std::size_t sec = 0; sec < sections; ++sec) {
-        std::uint64_t issues = 0, top = 0;
-        for (std::size_t w = 0; w < warps; ++w) issues += s[w * sections + sec].issues;
-        for (std::size_t w = 0; w < warps; ++w) {
-          const SectionSummary& v = s[w * sections + sec];
-          top = std::max(top, v.length + issues - v.issues);
-        }
-        without_holds += top;
-      }
+      const std::uint64_t without_holds = gpuwcet::bench::hold_free_bracket(s, warps, sections);
       const std::vector<std::vector<Instruction>> block(warps, code);
       std::uint64_t run = 0;
       for (const SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
