@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -93,19 +94,10 @@ Inputs load_inputs(const BlockOptions& o) {
   // The worst block (the default): each block bounded as soon as it is
   // read, and only the worst one's instructions kept, so that a trace of
   // thousands of blocks takes the memory of two.
-  std::uint64_t worst_bound = 0;  // of in.worst_block, read_trace's callback
-  if (o.block.empty() || o.block == "worst") {
-    read_options.on_block = [&in, &worst_bound](TraceFile& t, std::size_t i) {
-      const std::uint64_t bound =
-          analyse_block(in.config.hw, t, i, in.config.barriers_drain, false).bound.safe_upper_bound;
-      if (in.worst_block && bound <= worst_bound) return true;
-      if (in.worst_block) drop_instructions(t.blocks[*in.worst_block]);
-      in.worst_block = i;
-      worst_bound = bound;
-      return false;
-    };
-  }
+  WorstBlockWhileReading worst(in.config.hw, in.config.barriers_drain);
+  if (o.block.empty() || o.block == "worst") read_options.on_block = std::ref(worst);
   in.trace = read_trace(o.trace, parse_trace_format(o.format), in.config, read_options);
+  in.worst_block = worst.index();
   if (flow && in.trace.format != TraceFormat::ptx) {
     throw ToolError(fmt::format("--ptx is for GPGPU-Sim PTX traces; {} is not one", o.trace));
   }
@@ -169,8 +161,7 @@ std::size_t chosen_block(const Inputs& in, const std::string& block) {
   if (!choice.worst) return choice.index;
   if (in.worst_block) return *in.worst_block;
   if (in.trace.blocks.size() == 1) return 0;
-  return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain, false,
-                              Progress("bounding the blocks of " + in.trace.path, "blocks"))
+  return analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain, false)
       .block_index;
 }
 
@@ -303,8 +294,7 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
           ? analyse_block(in.config.hw, in.trace, *in.worst_block, in.config.barriers_drain,
                           !o.svg.empty())
           : analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain,
-                                 !o.svg.empty(),
-                                 Progress("bounding the blocks of " + o.trace, "blocks"));
+                                 !o.svg.empty());
   const BlockBound& bb = a.bound;
   // A trace that may not show the whole block (cut short, warps missing):
   // its bound covers only what it shows.

@@ -2,7 +2,6 @@
 #include "gpuwcet_tools/block_analysis.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -172,8 +171,7 @@ BlockChoice parse_block_choice(const std::string& text, const std::vector<BlockT
 }
 
 BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,
-                                   const BlockChoice& choice, bool barriers_drain, bool keep_phases,
-                                   const BlockProgress& progress) {
+                                   const BlockChoice& choice, bool barriers_drain, bool keep_phases) {
   if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
   if (!choice.worst || trace.blocks.size() == 1) {
     return analyse_block(hw, trace, choice.worst ? 0 : choice.index, barriers_drain, keep_phases);
@@ -181,14 +179,22 @@ BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFil
   // Every block's bound, phases counted only; those of the worst are kept
   // by analysing it once more.
   BlockAnalysis worst = analyse_block(hw, trace, 0, barriers_drain, false);
-  if (progress) progress(1, trace.blocks.size());
   for (std::size_t i = 1; i < trace.blocks.size(); ++i) {
     BlockAnalysis b = analyse_block(hw, trace, i, barriers_drain, false);
     if (b.bound.safe_upper_bound > worst.bound.safe_upper_bound) worst = std::move(b);
-    if (progress) progress(i + 1, trace.blocks.size());
   }
   if (!keep_phases) return worst;
   return analyse_block(hw, trace, worst.block_index, barriers_drain, true);
+}
+
+bool WorstBlockWhileReading::operator()(TraceFile& trace, std::size_t index) {
+  const std::uint64_t bound =
+      analyse_block(hw_, trace, index, barriers_drain_, false).bound.safe_upper_bound;
+  if (index_ && bound <= bound_) return true;
+  if (index_) drop_instructions(trace.blocks[*index_]);
+  index_ = index;
+  bound_ = bound;
+  return false;
 }
 
 }  // namespace gpuwcet::tools

@@ -6,7 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <optional>
 #include <vector>
 
 #include "gpuwcet/block_bound.hpp"
@@ -68,14 +68,29 @@ struct BlockChoice {
 // block's label is. Throws ToolError naming what the trace offers.
 BlockChoice parse_block_choice(const std::string& text, const std::vector<BlockTrace>& blocks);
 
-// Called with (blocks analysed, blocks in the trace) while `worst` looks at
-// every block: the progress of a long run.
-using BlockProgress = std::function<void(std::size_t, std::size_t)>;
-
 // The analysed block the choice names (`worst` analyses all of them, and
 // keeps the phases of the worst one only).
 BlockAnalysis analyse_chosen_block(const HardwareDescription& hw, const TraceFile& trace,
                                    const BlockChoice& choice, bool barriers_drain = true,
-                                   bool keep_phases = true, const BlockProgress& progress = {});
+                                   bool keep_phases = true);
+
+// The worst block chosen while a trace is read, as a
+// TraceReadOptions::on_block: bounds each block as it comes, keeps the
+// instructions of the one with the largest safe bound so far (the first of
+// equals, as analyse_chosen_block) and drops every other's.
+class WorstBlockWhileReading {
+ public:
+  WorstBlockWhileReading(const HardwareDescription& hw, bool barriers_drain)
+      : hw_(hw), barriers_drain_(barriers_drain) {}
+  bool operator()(TraceFile& trace, std::size_t index);
+  // The worst block so far; unset before any block was read.
+  const std::optional<std::size_t>& index() const { return index_; }
+
+ private:
+  const HardwareDescription& hw_;
+  bool barriers_drain_;
+  std::optional<std::size_t> index_;
+  std::uint64_t bound_ = 0;
+};
 
 }  // namespace gpuwcet::tools
