@@ -338,8 +338,9 @@ void stream_lines(std::istream& in, const std::string& name, std::string text, s
     }
     text.erase(0, start);
     if (!more) break;
+    const std::size_t kept = text.size();
     more = read_more(in, name, text, chunk);
-    read += text.size();
+    read += text.size() - kept;
     if (progress) progress(read, 0);  // a stream's size is unknown
     if (!more && text.empty()) break;
     if (!more) text += '\n';  // the last line, without an end of line
