@@ -36,7 +36,9 @@ namespace {
 constexpr std::uint32_t kDefaultMemoryLatency = 200;
 
 void add_common_options(CLI::App* cmd, BlockOptions& o) {
-  cmd->add_option("trace", o.trace, "trace file (native, Accel-Sim .traceg, GPGPU-Sim PTX trace)")
+  cmd->add_option("trace", o.trace,
+                  "trace file (native, Accel-Sim .traceg, GPGPU-Sim PTX trace), or '-' for "
+                  "standard input")
       ->required();
   cmd->add_option("--format", o.format, "trace format: auto, native, accelsim, ptx")
       ->capture_default_str();
