@@ -378,12 +378,12 @@ TEST(ReadersHardware, GpgpusimIssueWidthsBeyondOneAreNoted) {
       "-gpgpu_num_sfu_units 1\n";
   const HardwareConfig c = parse_hardware_text("gpgpusim.config", config, {});
   ASSERT_EQ(c.notes.size(), 1u);
-  EXPECT_NE(c.notes[0].find("line 3: -gpgpu_num_sp_units 4"), std::string::npos) << c.notes[0];
+  EXPECT_NE(c.notes[0].find("gpgpusim.config:3: -gpgpu_num_sp_units 4"), std::string::npos) << c.notes[0];
   EXPECT_FALSE(c.modelled);
   const HardwareConfig wide = parse_hardware_text(
       "gpgpusim.config", "-ptx_opcode_latency_int 4,4,4,4,21\n-gpgpu_pipeline_widths 2,1,1,1,1,1,1,1,1,1,2,1,1\n", {});
   ASSERT_EQ(wide.notes.size(), 1u);
-  EXPECT_NE(wide.notes[0].find("line 2: -gpgpu_pipeline_widths"), std::string::npos) << wide.notes[0];
+  EXPECT_NE(wide.notes[0].find("gpgpusim.config:2: -gpgpu_pipeline_widths"), std::string::npos) << wide.notes[0];
   EXPECT_FALSE(wide.modelled);
   const HardwareConfig same = parse_hardware_text(
       "gpgpusim.config", "-ptx_opcode_latency_int 4,4,4,4,21\n-gpgpu_num_sched_per_core 1\n"

@@ -108,7 +108,7 @@ Inputs load_inputs(const BlockOptions& o) {
     // carry costs: neither needs the launch shape.
     fmt::print(stderr, "note: --block-dim is for GPGPU-Sim PTX traces; {} does not use it\n", o.trace);
   }
-  for (const std::string& note : in.config.notes) fmt::print(stderr, "note: {}: {}\n", in.config.source, note);
+  for (const std::string& note : in.config.notes) fmt::print(stderr, "note: {}\n", note);
   for (const std::string& note : in.trace.notes) fmt::print(stderr, "note: {}: {}\n", o.trace, note);
   return in;
 }
@@ -118,8 +118,8 @@ namespace {
 // The hardware description's notes, then the trace's, each with its file.
 std::vector<std::string> all_notes(const Inputs& in) {
   std::vector<std::string> out;
-  for (const std::string& n : in.config.notes) out.push_back(in.config.source + ": " + n);
-  out.insert(out.end(), in.trace.notes.begin(), in.trace.notes.end());
+  out.insert(out.end(), in.config.notes.begin(), in.config.notes.end());
+  for (const std::string& n : in.trace.notes) out.push_back(in.trace.path + ": " + n);
   return out;
 }
 

@@ -172,16 +172,16 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     for (const char* o : kIssueWidthOptions) {
       if (option == o && value != "1") {
         notes.push_back(fmt::format(
-            "line {}: {} {}: the block model issues one instruction per cycle into one unit of "
+            "{}:{}: {} {}: the block model issues one instruction per cycle into one unit of "
             "each kind (the data set's 1); its bounds are not shown safe for this machine",
-            lines.line_number(), option, value));
+            name, lines.line_number(), option, value));
       }
     }
     if (option == "-gpgpu_pipeline_widths" && without_spaces(value) != kDataSetPipelineWidths) {
       notes.push_back(fmt::format(
-          "line {}: -gpgpu_pipeline_widths {}: the block model moves one instruction per cycle "
+          "{}:{}: -gpgpu_pipeline_widths {}: the block model moves one instruction per cycle "
           "through each stage (the data set's {}); its bounds are not shown safe for this machine",
-          lines.line_number(), value, kDataSetPipelineWidths));
+          name, lines.line_number(), value, kDataSetPipelineWidths));
     }
     // Every other option (caches, DRAM timing, ...) is not part of the
     // block model.

@@ -167,7 +167,7 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
         "'hardware_file', 'memory_latency' or 'block_dim' do not describe that run",
         trace.path, out.alone_bound, *trace.observed_cycles));
   }
-  for (const std::string& n : hw.notes) out.notes.push_back(hw.source + ": " + n);
+  out.notes.insert(out.notes.end(), hw.notes.begin(), hw.notes.end());
   for (const std::string& n : trace.notes) out.notes.push_back(trace.path + ": " + n);
   return out;
 }

@@ -60,7 +60,7 @@ struct HardwareConfig {
   // (barrier_slot_covered); this decides the simulator's machine.
   bool barrier_issues = false;
   // What the reader took differently from what the file says, or could not
-  // model (a line each; the CLI prints them as notes).
+  // model: a line each, "file:line: ..." (the CLI prints them as notes).
   std::vector<std::string> notes;
   // False when the file describes a machine the block model does not (more
   // than one issue per cycle, wider stages): the notes say how, and the
