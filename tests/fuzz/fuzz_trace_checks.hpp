@@ -77,6 +77,24 @@ inline void check_streamed_reads_the_same(std::string_view text, tools::TraceFor
   }
 }
 
+// Shared body of the hardware-reader fuzz targets: an accepted description
+// must be valid and must then classify a small trace (one instruction of each
+// kind the readers map, a barrier) without anything but a ToolError.
+template <typename Parse>
+int fuzz_hardware(const std::uint8_t* data, std::size_t size, Parse parse) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const tools::HardwareConfig c = parse(text);
+    check(validate(c.hw) == Status::ok);
+    const tools::TraceFile t = tools::read_trace_text(
+        "trace", "warp 0\nFFMA r1 , r2 r3\nld.global.f32 r4 , r1\nbar.sync\nalu r5 , r4\n",
+        tools::TraceFormat::native, c);
+    check_trace(t, c.hw);
+  } catch (const tools::ToolError&) {
+  }
+  return 0;
+}
+
 inline int fuzz_trace(const std::uint8_t* data, std::size_t size, tools::TraceFormat format) {
   static const tools::HardwareConfig hw = tools::hardware_preset("orin-sm", 200);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
