@@ -157,5 +157,43 @@ TEST(CollectorUnits, BlocksNeverExceedTheSafeBound) {
   }
 }
 
+// The simulator stops at the cycles in which something can happen, not at
+// every cycle: four loads on a queued unit with an initiation interval of
+// 2^24 span over 2^26 cycles in a few dozen steps. (Stepping one cycle at a
+// time while a load waited made `gpuwcet simulate` take minutes on such a
+// four-line trace.)
+TEST(CollectorUnits, SimulationStepsFollowEventsNotCycles) {
+  HardwareDescription hw;
+  hw.unit_count = 1;
+  hw.units[0].initiation = 1u << 24;
+  hw.units[0].latency = 1;
+  hw.units[0].flags = kUnitQueuedDispatch;
+  hw.collector_units = 2;
+  ASSERT_EQ(validate(hw), Status::ok);
+  std::vector<std::vector<Instruction>> block(2);
+  for (std::size_t w = 0; w < block.size(); ++w) {
+    for (std::uint16_t k = 0; k < 2; ++k) {
+      Instruction load;
+      load.kind = OpKind::load;
+      load.dst_count = 1;
+      load.dst[0] = static_cast<std::uint16_t>(1 + 2 * w + k);
+      block[w].push_back(load);
+    }
+  }
+  const std::uint64_t bound = testing::block_bounds_of(hw, block, kRegisters).safe_upper_bound;
+  for (const SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
+                                  SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
+    for (const bool drain : {true, false}) {
+      BlockSimulationOptions so;
+      so.policy = p;
+      so.barriers_drain = drain;
+      const BlockSimulation sim = simulate_block(hw, block, kRegisters, so);
+      EXPECT_GE(sim.cycles, std::uint64_t{4} << 24);  // one load per initiation interval
+      EXPECT_LE(sim.cycles, bound);
+      EXPECT_LE(sim.steps, 64u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuwcet::tools

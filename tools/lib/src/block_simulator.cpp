@@ -254,6 +254,22 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     }
   };
 
+  // The first cycle after t in which serve() can act: a picked instruction's
+  // unit frees, or a waiting one arrives at its unit. serve() does nothing in
+  // the cycles between, so the simulation skips them: its running time then
+  // does not grow with initiation intervals or latencies.
+  auto next_serve = [&](std::uint64_t t) {
+    std::uint64_t e = kNever;
+    for (std::size_t r = 0; r < kMaxResources; ++r) {
+      if (next[r]) {
+        e = std::min(e, resource_free[r]);
+      } else {
+        for (const Waiting& q : waiting[r]) e = std::min(e, q.arrive);
+      }
+    }
+    return std::max(e, t + 1);
+  };
+
   // Earliest cycle the warp's next instruction satisfies its own and the
   // resource constraints (nothing changes them until some warp issues or a
   // queued unit serves one).
@@ -270,6 +286,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
 
   std::uint64_t t = 0;
   for (;;) {
+    ++sim.steps;
     if (collect) serve(t);
     // Exit and barrier take no issue slot: settle them first.
     bool all_done = true;
@@ -314,7 +331,10 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       }
       // Queued instructions left behind (barriers that do not drain) are
       // served meanwhile.
-      for (std::uint64_t c = t + 1; collect && queued != 0 && c < release; ++c) serve(c);
+      for (std::uint64_t c = t; collect && queued != 0 && (c = next_serve(c)) < release;) {
+        ++sim.steps;
+        serve(c);
+      }
       t = release;
       continue;
     }
@@ -339,7 +359,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       if (collect) {
         // A queued unit may serve, or a pass-through instruction leave its
         // collector unit, before a warp is ready.
-        if (queued != 0) next_event = std::min(next_event, t + 1);
+        if (queued != 0) next_event = std::min(next_event, next_serve(t));
         next_event = std::min(next_event, std::max(collectors.next_release(t), t + 1));
       }
       if (next_event == kNever) throw std::logic_error("simulation stalled");

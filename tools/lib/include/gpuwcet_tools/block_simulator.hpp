@@ -103,6 +103,9 @@ struct BlockSimulation {
   std::vector<std::uint64_t> warp_end;      // per warp: its last result written
   std::vector<std::uint64_t> releases;      // cycle each barrier released the block
   std::vector<IssueEvent> trace;            // in issue order (if recorded)
+  // Cycles the simulation stopped at: its work, which follows the issues,
+  // dispatches and releases, not the number of cycles they span.
+  std::uint64_t steps = 0;
 };
 
 // Simulates `warps` (register ids below register_count). Throws
