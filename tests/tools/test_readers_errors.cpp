@@ -166,9 +166,13 @@ TEST(ReadersErrors, HardwareFiles) {
   sim_error("-gpgpu_perfect_mem 1\n-gpgpu_smem_latency x\n", "gpgpusim.config:2: ", "cycle count");
   // The memory latency has the limit of every unit latency, 2^24.
   // Option lines, none of them read: not silently the preset's units.
-  sim_error("-gpgpu_n_clusters 1\n-gpgpu_num_sched_per_core 4\n", "gpgpusim.config: ",
-            "sets none of the options gpuwcet reads");
-  sim_error("-foo bar\n", "gpgpusim.config: ", "is it a gpgpusim.config?");
+  // Named at the first option line, what made the file read as one.
+  sim_error("-gpgpu_n_clusters 1\n-gpgpu_num_sched_per_core 4\n", "gpgpusim.config:1: ",
+            "'-gpgpu_n_clusters' reads as a GPGPU-Sim option, but the file sets none of the "
+            "options gpuwcet reads");
+  sim_error("-foo bar\n", "gpgpusim.config:1: ", "is it a gpgpusim.config?");
+  sim_error("name = \"mine\"\n# a TOML file with a stray line\n-gpgpu_num_sp_units 2\n",
+            "gpgpusim.config:3: ", "'-gpgpu_num_sp_units' reads as a GPGPU-Sim option");
   sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config:2: ",
             "L1 + L2 + DRAM, 16777302 cycles, exceeds 16777216 (-gpgpu_l1_latency on line 1, "
             "-dram_latency on line 2)");

@@ -127,6 +127,8 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   std::map<std::string, std::size_t> scalar_lines;  // where each was set, for errors
   std::vector<std::string> notes;
   bool known_read = false;  // a file that sets none of the options describes nothing
+  std::size_t first_option_line = 0;  // what made the file read as a configuration
+  std::string first_option;
 
   LineCursor lines(content);
   std::string_view line;
@@ -139,6 +141,10 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
     const std::string_view option = line.substr(0, end);
     const std::string_view value = trim(line.substr(end));
+    if (first_option_line == 0 && option.size() >= 2 && option[0] == '-') {
+      first_option_line = lines.line_number();
+      first_option = std::string(option);
+    }
     bool list = false;
     for (const ListOption& o : kLists) {
       if (option != o.option) continue;
@@ -190,11 +196,12 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   // Any text with a "-name value" line reads as a configuration; one that
   // sets nothing the reader takes would silently be the preset.
   if (!known_read) {
-    throw ToolError(fmt::format(
-        "{}: sets none of the options gpuwcet reads (-ptx_opcode_latency_*, "
-        "-ptx_opcode_initiation_*, -gpgpu_smem_latency, -gpgpu_perfect_mem, memory latencies, "
-        "operand collectors: docs/trace-formats.md); is it a gpgpusim.config?",
-        name));
+    fail_at(name, first_option_line,
+            fmt::format("'{}' reads as a GPGPU-Sim option, but the file sets none of the options "
+                        "gpuwcet reads (-ptx_opcode_latency_*, -ptx_opcode_initiation_*, "
+                        "-gpgpu_smem_latency, -gpgpu_perfect_mem, memory latencies, operand "
+                        "collectors: docs/trace-formats.md); is it a gpgpusim.config?",
+                        first_option));
   }
   auto opt = [&](const char* key, std::uint64_t fallback) {
     const auto it = scalars.find(key);
