@@ -351,14 +351,17 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       const std::uint64_t e = barrier ? st[w].next_issue : earliest(w);
       if (e <= t && unit_free) {
         candidates.push_back(w);
-      } else {
-        next_event = std::min(next_event, std::max(e, t + 1));
+      } else if (e > t) {
+        next_event = std::min(next_event, e);
       }
+      // Ready but every collector unit taken: one frees when a pass-through
+      // instruction dispatches or a queued unit picks (both below).
     }
     if (candidates.empty()) {
       if (collect) {
-        // A queued unit may serve, or a pass-through instruction leave its
-        // collector unit, before a warp is ready.
+        // A queued unit may serve (and free the collector unit of what it
+        // picks), or a pass-through instruction leave its collector unit,
+        // before a warp is ready.
         if (queued != 0) next_event = std::min(next_event, next_serve(t));
         next_event = std::min(next_event, std::max(collectors.next_release(t), t + 1));
       }
