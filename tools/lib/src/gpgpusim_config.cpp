@@ -133,6 +133,11 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   LineCursor lines(content);
   std::string_view line;
   while (lines.next(line)) {
+    if (first_option_line == 0 && is_gpgpusim_option_line(line)) {
+      first_option_line = lines.line_number();
+      const std::string_view text = trim(line);
+      first_option = std::string(text.substr(0, text.find_first_of(" \t")));
+    }
     const std::size_t hash = line.find('#');
     if (hash != std::string_view::npos) line = line.substr(0, hash);
     line = trim(line);
@@ -141,10 +146,6 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
     const std::string_view option = line.substr(0, end);
     const std::string_view value = trim(line.substr(end));
-    if (first_option_line == 0 && option.size() >= 2 && option[0] == '-') {
-      first_option_line = lines.line_number();
-      first_option = std::string(option);
-    }
     bool list = false;
     for (const ListOption& o : kLists) {
       if (option != o.option) continue;
@@ -196,12 +197,13 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
   // Any text with a "-name value" line reads as a configuration; one that
   // sets nothing the reader takes would silently be the preset.
   if (!known_read) {
+    const std::string sets_none =
+        "the file sets none of the options gpuwcet reads (-ptx_opcode_latency_*, "
+        "-ptx_opcode_initiation_*, -gpgpu_smem_latency, -gpgpu_perfect_mem, memory latencies, "
+        "operand collectors: docs/trace-formats.md); is it a gpgpusim.config?";
+    if (first_option_line == 0) throw ToolError(fmt::format("{}: {}", name, sets_none));
     fail_at(name, first_option_line,
-            fmt::format("'{}' reads as a GPGPU-Sim option, but the file sets none of the options "
-                        "gpuwcet reads (-ptx_opcode_latency_*, -ptx_opcode_initiation_*, "
-                        "-gpgpu_smem_latency, -gpgpu_perfect_mem, memory latencies, operand "
-                        "collectors: docs/trace-formats.md); is it a gpgpusim.config?",
-                        first_option));
+            fmt::format("'{}' reads as a GPGPU-Sim option, but {}", first_option, sets_none));
   }
   auto opt = [&](const char* key, std::uint64_t fallback) {
     const auto it = scalars.find(key);

@@ -65,17 +65,17 @@ void add_alu_unit(HardwareDescription& hw, const std::string& name) {
   ++hw.unit_count;
 }
 
-// A GPGPU-Sim option line is "-name value": a dash, a letter, and no '='
-// (which every line of a native file that starts a key has).
+bool is_gpgpusim_option_line(std::string_view line) {
+  line = trim(line);
+  return line.size() >= 2 && line[0] == '-' && std::isalpha(static_cast<unsigned char>(line[1])) != 0 &&
+         line.find('=') == std::string_view::npos;
+}
+
 bool looks_like_gpgpusim_config(std::string_view content) {
   LineCursor lines(content);
   std::string_view line;
   while (lines.next(line)) {
-    line = trim(line);
-    if (line.size() >= 2 && line[0] == '-' && std::isalpha(static_cast<unsigned char>(line[1])) != 0 &&
-        line.find('=') == std::string_view::npos) {
-      return true;
-    }
+    if (is_gpgpusim_option_line(line)) return true;
   }
   return false;
 }

@@ -192,7 +192,10 @@ HardwareConfig parse_native_hardware(const std::string& name, std::string_view c
                                      std::optional<std::uint32_t> memory_latency);
 HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view content,
                                      std::optional<std::uint32_t> memory_latency);
-// True when the text carries a GPGPU-Sim option line ("-name value").
+// True for a GPGPU-Sim option line ("-name value": a dash, a letter, and no
+// '=', which every line of a native file that starts a key has).
+bool is_gpgpusim_option_line(std::string_view line);
+// True when the text carries such a line.
 bool looks_like_gpgpusim_config(std::string_view content);
 // Appends the "alu" unit (initiation 1, latency 1, on the int pipeline's
 // resource) unless the description already has one; see docs/trace-formats.md.
