@@ -158,8 +158,9 @@ TEST(CollectorUnits, BlocksNeverExceedTheSafeBound) {
 }
 
 // Runs two warps of loads (two each, three with one collector unit) on `hw`
-// under every policy and both barrier machines: over 2^26 cycles, within the
-// safe bound, in at most 64 steps.
+// under GTO, LRR and random, with barriers draining or not (the block has
+// none, so both must give the same): over 2^26 cycles, within the safe
+// bound, in at most 64 steps.
 void expect_few_steps(const HardwareDescription& hw, std::uint32_t collector_units) {
   const std::uint16_t loads = collector_units == 1 ? 3 : 2;
   std::vector<std::vector<Instruction>> block(2);

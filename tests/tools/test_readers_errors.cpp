@@ -176,7 +176,7 @@ TEST(ReadersErrors, HardwareFiles) {
   // Lines that start with a dash but are no option line are not named.
   sim_error("x = [\n  -1,\n]\n-gpgpu_num_sp_units 2\n", "gpgpusim.config:4: ",
             "'-gpgpu_num_sp_units' reads");
-  sim_error("-x=1\n-foo # a=b\n-gpgpu_n_clusters 1\n", "gpgpusim.config:3: ",
+  sim_error("-x=1\n-foo # a=b\n-gpgpu_n_clusters#4\n", "gpgpusim.config:3: ",
             "'-gpgpu_n_clusters' reads");
   sim_error("-gpgpu_l1_latency 16777216\n-dram_latency 1\n", "gpgpusim.config:2: ",
             "L1 + L2 + DRAM, 16777302 cycles, exceeds 16777216 (-gpgpu_l1_latency on line 1, "

@@ -136,7 +136,7 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
     if (first_option_line == 0 && is_gpgpusim_option_line(line)) {
       first_option_line = lines.line_number();
       const std::string_view text = trim(line);
-      first_option = std::string(text.substr(0, text.find_first_of(" \t")));
+      first_option = std::string(text.substr(0, text.find_first_of(" \t#")));
     }
     const std::size_t hash = line.find('#');
     if (hash != std::string_view::npos) line = line.substr(0, hash);
