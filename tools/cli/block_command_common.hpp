@@ -57,7 +57,7 @@ struct CommandOutput {
 Inputs load_inputs(const BlockOptions& o);
 // The inputs, as every command's JSON begins.
 nlohmann::json inputs_json(const Inputs& in);
-// The block --block names; the worst one (as block-wcet) when not given.
+// The block --block names; the worst one when not given.
 std::size_t chosen_block(const Inputs& in, const std::string& block);
 
 CommandOutput run_simulate(const BlockOptions& o);

@@ -154,9 +154,9 @@ std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::stri
 
 }  // namespace
 
-// The block phases and simulate look at: --block as an index or label, or
-// 'worst', the block with the largest bound, which block-wcet picks too and
-// which is the default.
+// The block the commands look at: --block as an index or label, or
+// 'worst', the block with the largest bound, the default (chosen while the
+// trace was read when its reader hands blocks over).
 std::size_t chosen_block(const Inputs& in, const std::string& block) {
   if (in.trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", in.trace.path));
   const BlockChoice choice = parse_block_choice(block, in.trace.blocks);
@@ -291,12 +291,8 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
   const BlockChoice choice = parse_block_choice(o.block, in.trace.blocks);
   // Phases are kept for the timeline only: counting them is enough for the
   // bound, and keeping them costs tens of bytes per instruction.
-  const BlockAnalysis a =
-      choice.worst && in.worst_block
-          ? analyse_block(in.config.hw, in.trace, *in.worst_block, in.config.barriers_drain,
-                          !o.svg.empty())
-          : analyse_chosen_block(in.config.hw, in.trace, choice, in.config.barriers_drain,
-                                 !o.svg.empty());
+  const BlockAnalysis a = analyse_block(in.config.hw, in.trace, chosen_block(in, o.block),
+                                       in.config.barriers_drain, !o.svg.empty());
   const BlockBound& bb = a.bound;
   // A trace that may not show the whole block (cut short, warps missing):
   // its bound covers only what it shows.

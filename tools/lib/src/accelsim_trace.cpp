@@ -166,7 +166,7 @@ class Reader {
   // warps' arrays against a false `insts = k`).
   void begin(std::size_t content_bytes, const TraceReadOptions& options) {
     content_bytes_ = content_bytes;
-    on_block_ = &options.on_block;
+    options_ = &options;
   }
 
   // The text in memory, whole.
@@ -281,10 +281,7 @@ class Reader {
         }
       }
       in_block_ = false;
-      if (*on_block_) {
-        out_.register_count = registers_.size();
-        if ((*on_block_)(out_, out_.blocks.size() - 1)) drop_instructions(out_.blocks.back());
-      }
+      block_read(out_, registers_.size(), *options_);
     }
     // Any other '#' line is a comment ("#traces format = ...").
   }
@@ -586,7 +583,7 @@ class Reader {
   std::optional<std::array<std::uint64_t, 3>> grid_, block_;  // the header's launch shape
   std::size_t block_line_ = 0;  // of the header's block dim
   std::uint64_t last_pc_ = 0;  // of the warp being read
-  const std::function<bool(TraceFile&, std::size_t)>* on_block_ = nullptr;
+  const TraceReadOptions* options_ = nullptr;
   std::uint32_t lanes_seen_ = 0;     // of the warp being read: lanes some line ran
   std::uint32_t lanes_exited_ = 0;   // and lanes an EXIT ended
 };

@@ -71,10 +71,7 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       if (w.code.empty()) fail_at(name, line, fmt::format("warp {} has no instructions", w.warp_id));
       finish_warp(w, config.hw, name);
     }
-    if (options.on_block) {
-      out.register_count = registers.size();
-      if (options.on_block(out, out.blocks.size() - 1)) drop_instructions(out.blocks.back());
-    }
+    block_read(out, registers.size(), options);
   };
   auto open_block = [&](std::string label, std::size_t line) {
     close_block(line);

@@ -249,6 +249,12 @@ void resolve_taken_branch(WarpTrace& warp, std::uint64_t pc, std::uint64_t& last
   last_pc = pc;
 }
 
+void block_read(TraceFile& out, std::size_t register_count, const TraceReadOptions& options) {
+  if (!options.on_block) return;
+  out.register_count = register_count;
+  if (options.on_block(out, out.blocks.size() - 1)) drop_instructions(out.blocks.back());
+}
+
 std::string_view skip_byte_order_mark(std::string_view text) {
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   if (starts_with(text, kBom)) text.remove_prefix(kBom.size());

@@ -152,6 +152,11 @@ Instruction make_instruction(std::uint16_t unit, OpKind kind, const OperandSet& 
 // hardware lacks.
 void finish_warp(WarpTrace& warp, const HardwareDescription& hw, const std::string& file);
 
+// The last block of `out` is read: hands it to options.on_block, if any,
+// with register_count (the registers seen so far), and drops its
+// instructions when asked to.
+void block_read(TraceFile& out, std::size_t register_count, const TraceReadOptions& options);
+
 // Format readers (content already in memory).
 TraceFile read_native_trace(const std::string& name, std::string_view content,
                             const HardwareConfig& config, const TraceReadOptions& options);
