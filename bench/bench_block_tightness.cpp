@@ -168,7 +168,32 @@ std::uint64_t searched(const HardwareDescription& hw, const std::vector<std::vec
 // One table row: a bound's overestimation against each column's execution.
 struct Row {
   Stat gub[kColumns], safe[kColumns];
+  void add(const BlockBound& b, const std::uint64_t (&sim)[kColumns]) {
+    for (int c = 0; c < kColumns; ++c) {
+      gub[c].add(b.general_upper_bound, sim[c]);
+      safe[c].add(b.safe_upper_bound, sim[c]);
+    }
+  }
 };
+
+// The runs of GTO, LRR and random (seeded from `rng`, in that order) into
+// sim[0], sim[1] and sim[2]; returns the longest.
+std::uint64_t run_three_policies(const HardwareDescription& hw,
+                                 const std::vector<std::vector<Instruction>>& block,
+                                 std::mt19937_64& rng, std::uint64_t* sim) {
+  const SchedulerPolicy policies[3] = {SchedulerPolicy::greedy_then_oldest,
+                                       SchedulerPolicy::loose_round_robin, SchedulerPolicy::random};
+  for (int p = 0; p < 3; ++p) {
+    sim[p] = simulate_block(hw, block, kRegisters, run_of(policies[p], rng())).cycles;
+  }
+  return std::max({sim[0], sim[1], sim[2]});
+}
+
+std::uint64_t worst_of_three(const HardwareDescription& hw,
+                             const std::vector<std::vector<Instruction>>& block, std::mt19937_64& rng) {
+  std::uint64_t sim[3] = {};
+  return run_three_policies(hw, block, rng, sim);
+}
 
 void print_rows(const char* label, const Row& r) {
   for (int c = 0; c < kColumns; ++c) {
@@ -238,13 +263,7 @@ void rodinia_table(int blocks) {
       const auto block = generate_block(hw, o, rng);
       const BlockBound b = bound(hw, block);
       std::uint64_t sim[kColumns] = {};
-      const SchedulerPolicy policies[3] = {SchedulerPolicy::greedy_then_oldest,
-                                           SchedulerPolicy::loose_round_robin,
-                                           SchedulerPolicy::random};
-      for (int p = 0; p < 3; ++p) {
-        sim[p] = simulate_block(hw, block, kRegisters, run_of(policies[p], rng())).cycles;
-      }
-      sim[3] = std::max({sim[0], sim[1], sim[2]});
+      sim[3] = run_three_policies(hw, block, rng, sim);
       sim[4] = sim[3];
       auto oracle = oracle_of(in_order(hw), block);
       const std::size_t nw = block.size();
@@ -264,10 +283,7 @@ void rodinia_table(int blocks) {
         sim[4] = std::max(sim[4], simulate_block(hw, block, kRegisters, run_of(p, 0)).cycles);
       }
       sim[5] = searched(hw, block, sim[4], 5000 + lat * 1000 + static_cast<std::uint64_t>(n));
-      for (int c = 0; c < kColumns; ++c) {
-        row.gub[c].add(b.general_upper_bound, sim[c]);
-        row.safe[c].add(b.safe_upper_bound, sim[c]);
-      }
+      row.add(b, sim);
     }
     char label[16];
     std::snprintf(label, sizeof label, "%u", lat);
@@ -297,13 +313,7 @@ void tiny_table(int blocks) {
       const auto block = generate_block(hw, o, rng);
       const BlockBound b = bound(hw, block);
       std::uint64_t sim[kColumns] = {};
-      const SchedulerPolicy policies[3] = {SchedulerPolicy::greedy_then_oldest,
-                                           SchedulerPolicy::loose_round_robin,
-                                           SchedulerPolicy::random};
-      for (int p = 0; p < 3; ++p) {
-        sim[p] = simulate_block(hw, block, kRegisters, run_of(policies[p], rng())).cycles;
-      }
-      sim[3] = std::max({sim[0], sim[1], sim[2]});
+      sim[3] = run_three_policies(hw, block, rng, sim);
       // Barrier slots add choices: a few blocks need more than the default
       // 5 million nodes.
       auto oracle = oracle_of(hw, block);
@@ -313,10 +323,7 @@ void tiny_table(int blocks) {
       // The search runs the simulator on the oracle's machine: it cannot beat
       // the exact worst case (a cross-check of the two implementations).
       if (sim[5] != sim[4]) std::abort();
-      for (int c = 0; c < kColumns; ++c) {
-        row.gub[c].add(b.general_upper_bound, sim[c]);
-        row.safe[c].add(b.safe_upper_bound, sim[c]);
-      }
+      row.add(b, sim);
     }
     char label[16];
     std::snprintf(label, sizeof label, "%u", lat);
@@ -393,11 +400,7 @@ void slack_table(int blocks) {
       if (block_bound(s, s.size(), 1, core) != Status::ok || core.safe_upper_bound != top_value) {
         std::abort();
       }
-      std::uint64_t sim = 0;
-      for (const SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
-                                      SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
-        sim = std::max(sim, simulate_block(hw, block, kRegisters, run_of(p, rng())).cycles);
-      }
+      const std::uint64_t sim = worst_of_three(hw, block, rng);
       std::vector<std::uint64_t> busy(kMaxResources, 0);
       std::uint64_t every_issue = 0;
       for (const auto& w : block) {
@@ -461,11 +464,7 @@ void warps_table(int blocks) {
       BlockBound b;
       if (block_bound(all, block.size(), sections, b) != Status::ok) std::abort();
       const std::uint64_t without_holds = gpuwcet::bench::hold_free_bracket(all, warps, sections);
-      std::uint64_t sim = 0;
-      for (const SchedulerPolicy p : {SchedulerPolicy::greedy_then_oldest,
-                                      SchedulerPolicy::loose_round_robin, SchedulerPolicy::random}) {
-        sim = std::max(sim, simulate_block(hw, block, kRegisters, run_of(p, rng())).cycles);
-      }
+      const std::uint64_t sim = worst_of_three(hw, block, rng);
       if (searched(hw, block, sim, 8000 + warps * 1000 + static_cast<std::uint64_t>(n)) > without_holds) {
         ++above;
       }
