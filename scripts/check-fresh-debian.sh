@@ -68,3 +68,4 @@ chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   bash -c "cd /root/gpuwcet && $steps"
 echo "== the README's commands passed on fresh Debian 12 in $(( $(date +%s) - start )) s"
+echo "   (the Debian root stays in $dir for a look; remove it when done)"
