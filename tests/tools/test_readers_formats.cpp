@@ -2,6 +2,8 @@
 // dependencies of small traces worked out by hand from the format
 // descriptions in docs/trace-formats.md, the bundled examples, and rule
 // overrides from a hardware file.
+#include <algorithm>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +12,7 @@
 
 #include "gpuwcet/block_model.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "same_hardware.hpp"
 
@@ -339,6 +342,35 @@ TEST(ReadersFormat, ParseTraceFormat) {
   EXPECT_EQ(parse_trace_format("native"), TraceFormat::native);
   EXPECT_THROW(parse_trace_format("sass"), ToolError);
   EXPECT_THROW(hardware_preset("h100", 1), ToolError);
+}
+
+// The readers' word splitting (character loops, WordCursor::next) against
+// std::string_view's find_first_of / find_first_not_of, an independent
+// implementation, on random texts of separators and letters.
+TEST(ReadersFormat, WordsSplitLikeTheStandardLibrary) {
+  std::mt19937_64 rng(11);
+  const std::string_view sets[] = {" \t\r", " \t\r,", " \t", ","};
+  const char alphabet[] = {' ', '\t', '\r', ',', 'a', 'r', '1', '%', '\0'};
+  for (int n = 0; n < 20000; ++n) {
+    std::string text(rng() % 12, ' ');
+    for (char& c : text) c = alphabet[rng() % sizeof alphabet];
+    const std::string_view t = text;
+    const std::string_view set = sets[rng() % 4];
+    std::vector<std::string_view> expected;
+    for (std::size_t pos = 0;;) {
+      const std::size_t start = t.find_first_not_of(set, pos);
+      if (start == std::string_view::npos) break;
+      const std::size_t end = std::min(t.find_first_of(set, start), t.size());
+      expected.push_back(t.substr(start, end - start));
+      pos = end;
+    }
+    std::vector<std::string_view> words;
+    std::string_view w;
+    for (detail::WordCursor c(t, set); c.next(w);) words.push_back(w);
+    ASSERT_EQ(words, expected) << "text '" << text << "'";
+    const std::size_t from = rng() % (t.size() + 2);
+    ASSERT_EQ(detail::find_one_of(t, set, from), t.find_first_of(set, from)) << "text '" << text << "'";
+  }
 }
 
 // A UTF-8 byte-order mark before the first line changes neither the format

@@ -31,7 +31,7 @@ bool register_name(std::string_view t) {
 
 // The first word of a trimmed line.
 std::string_view first_word(std::string_view text) {
-  return text.substr(0, text.find_first_of(" \t"));
+  return text.substr(0, find_one_of(text, " \t"));
 }
 
 // Lines from `pos` up to the next kernel/block/warp line: at least the
@@ -140,7 +140,7 @@ TraceFile read_native_trace(const std::string& name, std::string_view content,
       }
       // Destinations, then after the first comma the sources; later commas
       // separate like blanks.
-      const std::size_t op_end = text.find_first_of(" \t,");
+      const std::size_t op_end = find_one_of(text, " \t,");
       std::string_view opcode = text.substr(0, op_end);
       // "load+31": 31 extra cycles on the unit (further transactions, bank
       // passes: Instruction::extra_cycles).

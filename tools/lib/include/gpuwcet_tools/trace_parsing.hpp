@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -54,6 +55,17 @@ std::vector<std::string_view> split_ws(std::string_view s);
 // of readers of multi-million-line traces.
 void split_ws(std::string_view s, std::vector<std::string_view>& out);
 
+// Whether `c` is one of the few characters of `set`.
+inline bool is_one_of(char c, std::string_view set) {
+  for (const char s : set) {
+    if (c == s) return true;
+  }
+  return false;
+}
+// The first character of `text` from `from` on that is one of `set`, or npos:
+// find_first_of without a memchr call per character (see WordCursor::next).
+std::size_t find_one_of(std::string_view text, std::string_view set, std::size_t from = 0);
+
 // The words of a text one at a time, separated by runs of `separators`
 // (spaces, tabs and CRs unless told); allocates nothing.
 class WordCursor {
@@ -82,6 +94,13 @@ std::optional<std::string> block_coordinates(std::string_view s);
 // ("R", "UR", "P", "%r", ...), over a whole trace file.
 class RegisterMap {
  public:
+  RegisterMap() = default;
+  // names_ views the strings of storage_: a copy would view the original's.
+  RegisterMap(const RegisterMap&) = delete;
+  RegisterMap& operator=(const RegisterMap&) = delete;
+  RegisterMap(RegisterMap&&) = default;
+  RegisterMap& operator=(RegisterMap&&) = default;
+
   std::uint16_t id(const std::string& space, std::uint64_t number, const std::string& file,
                    std::size_t line);
   std::uint16_t id(std::string_view name, const std::string& file, std::size_t line);
@@ -89,10 +108,11 @@ class RegisterMap {
 
  private:
   // One lookup per operand of a multi-million-instruction trace: a hash map
-  // probed through a reused key buffer (register names fit the string's
-  // small buffer, so a lookup allocates nothing).
-  std::unordered_map<std::string, std::uint16_t> names_;
-  std::string key_;
+  // probed with the name's view, so a lookup copies and allocates nothing.
+  // Each name is stored once, in a deque, whose strings never move (a
+  // move of the deque keeps its elements where they are).
+  std::unordered_map<std::string_view, std::uint16_t> names_;
+  std::deque<std::string> storage_;
 };
 
 // Register lists of one instruction line; repeated registers count once.
