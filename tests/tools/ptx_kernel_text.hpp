@@ -46,7 +46,7 @@ inline std::string kernel(const std::string& body) {
 }
 
 inline TraceLocation at_line(const PtxControlFlow& flow, std::uint32_t line) {
-  return TraceLocation{0x100 + 8 * std::uint64_t{flow.index_of_line(line)}, "k.ptx", line};
+  return TraceLocation{0x100 + 8 * std::uint64_t{flow.index_of_line(line)}, "k.ptx", line, {}};
 }
 
 // Feeds the instruction written on a line of `text` ("@%p1 bra L;",

@@ -212,7 +212,7 @@ struct SimtRun {
     }
     const PtxInstruction w = ptx_of(in);
     const std::vector<std::string_view> operands(w.operands.begin(), w.operands.end());
-    const TraceLocation at{0x1000 + kPtxInstructionBytes * static_cast<std::uint64_t>(i), "r.ptx", in.line};
+    const TraceLocation at{0x1000 + kPtxInstructionBytes * static_cast<std::uint64_t>(i), "r.ptx", in.line, {}};
     const AccessCost cost = analysis.step(w.opcode, w.guard, operands, at);
     auto each = [&](auto f) {
       for (std::size_t l = 0; l < kLanes; ++l) {
@@ -349,7 +349,7 @@ struct SimtRun {
       const Mask mask = stack.back().mask;
       std::vector<int> next(kLanes, -1);  // -1: the lane leaves
       if (i == ret) {
-        analysis.step("ret", "", {}, TraceLocation{0x1000 + kPtxInstructionBytes * static_cast<std::uint64_t>(i), "r.ptx", p.line});
+        analysis.step("ret", "", {}, TraceLocation{0x1000 + kPtxInstructionBytes * static_cast<std::uint64_t>(i), "r.ptx", p.line, {}});
       } else {
         execute(i, mask);
         const Ins& in = p.code[static_cast<std::size_t>(i)];

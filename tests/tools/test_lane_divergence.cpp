@@ -26,7 +26,7 @@ struct Feeder {
   LaneValueAnalysis a{kWarp};
   std::uint64_t pc = 0x100, line = 10;
   AccessCost step(std::string_view op, std::string_view guard, std::vector<std::string_view> ops) {
-    const AccessCost c = a.step(op, guard, ops, TraceLocation{pc, "k.ptx", line});
+    const AccessCost c = a.step(op, guard, ops, TraceLocation{pc, "k.ptx", line, {}});
     pc += 8;
     line += 1;
     return c;

@@ -259,6 +259,23 @@ TEST(PtxControlFlow, ATraceFromAnotherFileIsAnError) {
   const std::size_t line_start = skipped.rfind('\n', first) + 1;
   skipped.erase(line_start, skipped.find('\n', first) + 1 - line_start);
   expect_read_error(skipped, flow, "reconvergence stack goes to");
+  // Another guard or operand than the file's on that line: the lanes would
+  // be followed through code the trace did not run.
+  std::string flipped = good;
+  flipped.replace(flipped.find("@%p1 bra BB0_3;"), 15, "@!%p1 bra BB0_3;");
+  expect_read_error(flipped, flow, "holds '@%p1 bra BB0_3', the trace runs '@!%p1 bra BB0_3'");
+  std::string shifted = good;
+  shifted.replace(shifted.find("shl.b32 %r3, %r10, 2;"), 21, "shl.b32 %r3, %r10, 3;");
+  expect_read_error(shifted, flow, "holds 'shl.b32 %r3, %r10, 2', the trace runs 'shl.b32 %r3, %r10, 3'");
+  // The loop's back jump given the address of a fall-through: the address
+  // says not taken, the line says taken (a taken branch costs a cycle more).
+  std::string fallen = good;
+  const std::size_t jump = fallen.find("@%p2 bra BB0_1;");
+  const std::size_t pc_at = fallen.rfind("PC=0x", jump) + 5;
+  const std::uint64_t jump_pc = std::stoull(fallen.substr(pc_at, fallen.find(' ', pc_at) - pc_at), nullptr, 16);
+  const std::size_t next_pc_at = fallen.find("PC=0x", jump) + 5;
+  fallen.replace(next_pc_at, fallen.find(' ', next_pc_at) - next_pc_at, fmt::format("{:x}", jump_pc + 8));
+  expect_read_error(fallen, flow, "instructions of a function 8 bytes apart");
 }
 
 }  // namespace

@@ -36,6 +36,18 @@ std::vector<bool> but(const std::vector<bool>& a, const std::vector<bool>& b) {
 
 bool full(const std::vector<bool>& mask) { return std::find(mask.begin(), mask.end(), false) == mask.end(); }
 
+// Equal once blanks (spaces, tabs) are left out of both.
+bool same_but_blanks(std::string_view a, std::string_view b) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  std::size_t i = 0, j = 0;
+  for (;;) {
+    while (i < a.size() && blank(a[i])) ++i;
+    while (j < b.size() && blank(b[j])) ++j;
+    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
+    if (a[i++] != b[j++]) return false;
+  }
+}
+
 // The traced warp is one warp of the block, whose threads the masks flag.
 // When the running lanes of some warps go one way (`a`) and of others the
 // other way (`b`) or both, each kind is a stack of its own: the threads of
@@ -399,7 +411,7 @@ bool LaneValueAnalysis::flow_step(std::uint32_t here, std::string& why) {
     }
     throw ToolError(fmt::format(
         "after line {} of {} GPGPU-Sim's reconvergence stack goes to {}, the trace to line {}: "
-        "the trace was not run from this PTX file",
+        "the trace was not run from this PTX file, or not with this block shape",
         flow_->at(flow_at_).line, flow_->name(), fmt::join(expected, " or "), flow_->at(here).line));
   }
   if (kept.size() > kMaxFlowStacks) {
@@ -447,9 +459,29 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
     throw ToolError(fmt::format("line {} of {} holds no instruction (or more than one)", at.line,
                                 flow_->name()));
   }
-  if (flow_->at(here).opcode != opcode) {
+  const FlowInstruction& ins = flow_->at(here);
+  if (ins.opcode != opcode) {
     throw ToolError(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
-                                flow_->name(), flow_->at(here).opcode, opcode));
+                                flow_->name(), ins.opcode, opcode));
+  }
+  // The guard and operands too (GPGPU-Sim prints the line without its tabs):
+  // a trace whose branch conditions or targets differ from the file's would
+  // have its lanes followed through code it did not run.
+  if (!at.text.empty() && !same_but_blanks(at.text, ins.text)) {
+    throw ToolError(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
+                                flow_->name(), ins.text, at.text));
+  }
+  // GPGPU-Sim places a function's instructions kPtxInstructionBytes apart in
+  // the order of the file: within a function the addresses must step as the
+  // lines do, else the branches taken (told by the addresses) and the
+  // file's control flow would disagree.
+  if (started_ && ins.function == flow_->at(flow_at_).function &&
+      at.pc - last_pc_ != kPtxInstructionBytes * (std::uint64_t{here} - flow_at_)) {
+    throw ToolError(fmt::format(
+        "PC=0x{:x} at line {} of {}, after PC=0x{:x} at line {}: GPGPU-Sim places the "
+        "instructions of a function {} bytes apart in the file's order, so the trace was not run "
+        "from this PTX file",
+        at.pc, at.line, flow_->name(), last_pc_, flow_->at(flow_at_).line, kPtxInstructionBytes));
   }
   bool followed = true;
   if (!started_) {

@@ -134,6 +134,7 @@ class Parser {
 
   void instruction(std::string_view s, bool first_on_line) {
     FlowInstruction ins;
+    ins.text = std::string(s);
     ins.line = static_cast<std::uint32_t>(line_);
     ins.function = static_cast<std::uint32_t>(functions_.size() - 1);
     if (starts_with(s, "@")) {

@@ -209,7 +209,7 @@ class Reader {
     if (!pc_value) fail_at(name_, line_, fmt::format("bad PC '{}'", rest.substr(0, pc_end)));
     const std::uint64_t pc = *pc_value;
     rest = trim(rest.substr(pc_end));
-    TraceLocation where{pc, {}, 0};
+    TraceLocation where{pc, {}, 0, {}};
     if (starts_with(rest, "(")) {  // (file.ptx:line)
       const std::size_t close = rest.find(')');
       if (close == std::string_view::npos) fail_at(name_, line_, "unclosed '(' of the source location");
@@ -227,6 +227,7 @@ class Reader {
     if (semi == std::string_view::npos) fail_at(name_, line_, "instruction without its ';'");
     if (!trim(rest.substr(semi + 1)).empty()) fail_at(name_, line_, "text after the instruction's ';'");
     rest = trim(rest.substr(0, semi));
+    where.text = rest;
 
     OperandSet ops;
     std::string_view guard_text;

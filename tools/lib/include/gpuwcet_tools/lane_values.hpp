@@ -111,6 +111,10 @@ struct TraceLocation {
   std::uint64_t pc = 0;
   std::string_view file;   // the PTX file named by the trace line
   std::uint64_t line = 0;  // 0: unknown (any instruction may follow a label)
+  // The instruction as the trace prints it, guard and operands, without its
+  // ';'; checked against the PTX file's line when one is followed (empty:
+  // not checked).
+  std::string_view text;
 };
 
 // Follows a PTX warp trace instruction by instruction.

@@ -34,6 +34,7 @@ struct FlowInstruction {
   std::uint32_t target = kNone;          // branch: index of the instruction it jumps to
   std::uint32_t reconverge = kNone;      // branch: where split lanes meet; kNone: at exit
   std::string opcode;                    // with its modifiers: "setp.le.u32"
+  std::string text;                      // the statement, guard and operands, without ';'
 };
 
 class PtxControlFlow {
