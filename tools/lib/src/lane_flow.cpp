@@ -412,7 +412,7 @@ bool LaneValueAnalysis::flow_step(std::uint32_t here, std::string& why) {
     throw ToolError(fmt::format(
         "after line {} of {} GPGPU-Sim's reconvergence stack goes to {}, the trace to line {}: "
         "the trace was not run from this PTX file, or not with this block shape",
-        flow_->at(flow_at_).line, flow_->name(), fmt::join(expected, " or "), flow_->at(here).line));
+        flow_->at(flow_at_).line, flow_->path(), fmt::join(expected, " or "), flow_->at(here).line));
   }
   if (kept.size() > kMaxFlowStacks) {
     why = fmt::format("more than {} ways the reconvergence stack may have gone", kMaxFlowStacks);
@@ -452,24 +452,24 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
     // every join point.
     throw ToolError(fmt::format("the trace's lines name the PTX file {}, the PTX file given is {}: "
                                 "give the file the trace ran, under the name its lines give",
-                                at.file, flow_->name()));
+                                at.file, flow_->path()));
   }
   const std::uint32_t here = at.line == 0 ? FlowInstruction::kNone : flow_->index_of_line(at.line);
   if (here == FlowInstruction::kNone) {
     throw ToolError(fmt::format("line {} of {} holds no instruction (or more than one)", at.line,
-                                flow_->name()));
+                                flow_->path()));
   }
   const FlowInstruction& ins = flow_->at(here);
   if (ins.opcode != opcode) {
     throw ToolError(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
-                                flow_->name(), ins.opcode, opcode));
+                                flow_->path(), ins.opcode, opcode));
   }
   // The guard and operands too (GPGPU-Sim prints the line without its tabs):
   // a trace whose branch conditions or targets differ from the file's would
   // have its lanes followed through code it did not run.
   if (!at.text.empty() && !same_but_blanks(at.text, ins.text)) {
     throw ToolError(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
-                                flow_->name(), ins.text, at.text));
+                                flow_->path(), ins.text, at.text));
   }
   // GPGPU-Sim places a function's instructions kPtxInstructionBytes apart in
   // the order of the file: within a function the addresses must step as the
@@ -481,7 +481,7 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
         "PC=0x{:x} at line {} of {}, after PC=0x{:x} at line {}: GPGPU-Sim places the "
         "instructions of a function {} bytes apart in the file's order, so the trace was not run "
         "from this PTX file",
-        at.pc, at.line, flow_->name(), last_pc_, flow_->at(flow_at_).line, kPtxInstructionBytes));
+        at.pc, at.line, flow_->path(), last_pc_, flow_->at(flow_at_).line, kPtxInstructionBytes));
   }
   bool followed = true;
   if (!started_) {
@@ -492,7 +492,7 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
     if (!followed) {
       // From here on, by the rules without join points: whatever the stack
       // held, parked lanes may join anywhere.
-      flow_left_ = fmt::format("line {} of {}: {}", flow_->at(flow_at_).line, flow_->name(), why);
+      flow_left_ = fmt::format("line {} of {}: {}", flow_->at(flow_at_).line, flow_->path(), why);
       flow_ = nullptr;
       stacks_.clear();
       ++run_;

@@ -302,9 +302,15 @@ class Parser {
 }  // namespace
 
 PtxControlFlow PtxControlFlow::parse(const std::string& name, std::string_view text) {
+  return parse_file(name, name, text);
+}
+
+PtxControlFlow PtxControlFlow::parse_file(const std::string& name, const std::string& path,
+                                          std::string_view text) {
   PtxControlFlow flow;
   flow.name_ = name;
-  Parser(name, flow.code_, flow.by_line_).run(detail::skip_byte_order_mark(text));
+  flow.path_ = path;
+  Parser(path, flow.code_, flow.by_line_).run(detail::skip_byte_order_mark(text));
   return flow;
 }
 
@@ -314,7 +320,7 @@ PtxControlFlow PtxControlFlow::load(const std::string& path) {
   if (detail::skip_byte_order_mark(text).find_first_not_of(" \t\r\n") == std::string::npos) {
     throw ToolError(fmt::format("{}: the PTX file is empty", path));
   }
-  return parse(slash == std::string::npos ? path : path.substr(slash + 1), text);
+  return parse_file(slash == std::string::npos ? path : path.substr(slash + 1), path, text);
 }
 
 std::uint32_t PtxControlFlow::index_of_line(std::uint64_t line) const {

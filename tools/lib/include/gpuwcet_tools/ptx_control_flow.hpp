@@ -48,6 +48,8 @@ class PtxControlFlow {
   static PtxControlFlow load(const std::string& path);
 
   const std::string& name() const { return name_; }
+  // The file as messages name it: the path given to load() (parse: the name).
+  const std::string& path() const { return path_; }
   std::size_t size() const { return code_.size(); }
   const FlowInstruction& at(std::uint32_t index) const { return code_[index]; }
   // The instruction on a source line, or FlowInstruction::kNone (none, or
@@ -57,7 +59,10 @@ class PtxControlFlow {
   std::uint32_t next(std::uint32_t index) const;
 
  private:
+  static PtxControlFlow parse_file(const std::string& name, const std::string& path,
+                                   std::string_view text);
   std::string name_;
+  std::string path_;
   std::vector<FlowInstruction> code_;  // file order, functions one after the other
   std::unordered_map<std::uint64_t, std::uint32_t> by_line_;
 };
