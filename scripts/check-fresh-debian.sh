@@ -37,6 +37,10 @@ mirror=${GPUWCET_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 [ ! -e "$dir" ] || { echo "$dir exists: give a new folder, or remove it, for a fresh machine" >&2; exit 2; }
 mkdir -p "$(dirname "$dir")"
 dir=$(cd "$(dirname "$dir")" && pwd)/$(basename "$dir")
+# The repository as root reads it, whoever owns the checkout (git refuses
+# another user's repository otherwise); resolved before the long debootstrap.
+git_root=(git -c safe.directory="$root" -C "$root")
+head=$("${git_root[@]}" rev-parse --short HEAD)
 if ! command -v debootstrap >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap
@@ -44,28 +48,28 @@ fi
 
 echo "== debootstrap bookworm (minbase + git) into $dir"
 debootstrap --variant=minbase --include=git bookworm "$dir" "$mirror"
-
-# The chroot needs /proc, /sys and /dev (qemu, sanitizers, nproc); unmount
-# them whatever happens, so that removing $dir later cannot reach the host's.
-mounted=()
-cleanup() {
-  local m
-  for m in "${mounted[@]}"; do umount -R -l "$m" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-mount -t proc proc "$dir/proc"; mounted+=("$dir/proc")
-mount --rbind /sys "$dir/sys"; mounted+=("$dir/sys")
-mount --rbind /dev "$dir/dev"; mounted+=("$dir/dev")
 cp /etc/resolv.conf "$dir/etc/resolv.conf"
 
-echo "== clone of $(git -C "$root" rev-parse --short HEAD) into $dir/root/gpuwcet"
-git clone -q --no-local "$root" "$dir/root/gpuwcet"
+echo "== clone of $head into $dir/root/gpuwcet"
+git -c safe.directory="$root" clone -q --no-local "$root" "$dir/root/gpuwcet"
+git -C "$dir/root/gpuwcet" checkout -q "$head"
 
 steps='./scripts/quickstart.sh'
 [ $quickstart_only -eq 1 ] || steps="$steps && ./scripts/test.sh"
 start=$(date +%s)
-chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb \
-  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  bash -c "cd /root/gpuwcet && $steps"
+# The chroot needs /proc, /sys and /dev (qemu, sanitizers, nproc). They are
+# mounted in a private mount namespace of their own: nothing propagates to
+# the host's mounts (an unmount of a bind of a shared /dev would take the
+# host's /dev/pts with it), and they vanish with the namespace however the
+# run ends, so that removing $dir later cannot reach the host's.
+unshare --mount --propagation private bash -c '
+  set -e
+  mount -t proc proc "$1/proc"
+  mount --rbind /sys "$1/sys"
+  mount --rbind /dev "$1/dev"
+  exec chroot "$1" /usr/bin/env -i HOME=/root TERM=dumb \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    bash -c "cd /root/gpuwcet && $2"
+' check-fresh-debian "$dir" "$steps"
 echo "== the README's commands passed on fresh Debian 12 in $(( $(date +%s) - start )) s"
 echo "   (the Debian root stays in $dir for a look; remove it when done)"
