@@ -278,6 +278,53 @@ TEST(PtxControlFlow, ATraceFromAnotherFileIsAnError) {
   expect_read_error(fallen, flow, "instructions of a function 8 bytes apart");
 }
 
+// nvcc writes a call's operands one per line; GPGPU-Sim reads the statement
+// as one instruction, 8 bytes, on the line of its ';' (ptx_parser.cc,
+// add_instruction). A call prototype and a .loc are no instructions. A
+// trace that branches over them keeps its addresses 8 bytes apart per
+// instruction, and a comment GPGPU-Sim prints with the line is no operand.
+TEST(PtxControlFlow, AStatementOverSeveralLinesIsOneInstruction) {
+  const std::string text = kernel(
+      "mov.u32 %r1, %tid.x;\n"
+      ".loc 1 2 3\n"
+      "setp.lt.u32 %p1, %r1, 100;\n"
+      "@%p1 bra BB0_2;\n"
+      "{\n"
+      ".param .b32 param0;\n"
+      "st.param.b32 [param0+0], %r1;\n"
+      "call.uni\n"
+      "f,\n"
+      "(\n"
+      "param0\n"
+      ");\n"
+      "}\n"
+      "prototype_0 : .callprototype ()_ (.param .b32 _);\n"
+      "BB0_2:\n"
+      "add.s32 %r2, %r1, /* one */ 1;\n"
+      "ret;\n");
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
+  const std::uint32_t call = flow.index_of_line(line_of(text, ");"));
+  ASSERT_NE(call, FlowInstruction::kNone);
+  EXPECT_EQ(flow.at(call).kind, FlowInstruction::Kind::call);
+  EXPECT_EQ(flow.at(call).opcode, "call.uni");
+  EXPECT_EQ(flow.index_of_line(line_of(text, "call.uni")), FlowInstruction::kNone);
+  // mov, setp, bra, st.param, call, add, ret.
+  EXPECT_EQ(flow.size(), 7u);
+  std::string trace;
+  for (const char* s : {"mov.u32 %r1, %tid.x;", "setp.lt.u32 %p1, %r1, 100;", "@%p1 bra BB0_2;",
+                        "add.s32 %r2, %r1, /* one */ 1;", "ret;"}) {
+    const std::uint32_t line = line_of(text, s);
+    trace += fmt::format("warp 0 :  PC=0x{:x} (k.ptx:{}) {}\n", 0x100 + 8 * flow.index_of_line(line), line, s);
+  }
+  TraceReadOptions options;
+  options.block_shape = BlockShape{32, 1, 1};
+  options.control_flow = &flow;
+  const TraceFile t = read_trace_text("t.trace", trace + "kernel_execution_time : 100\n", TraceFormat::ptx,
+                                      orin(), options);
+  ASSERT_EQ(t.blocks.size(), 1u);
+  EXPECT_EQ(t.blocks[0].warps[0].code.size(), 5u);
+}
+
 }  // namespace
 
 // --- Cases found by review, fed instruction by instruction ---

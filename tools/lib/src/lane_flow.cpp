@@ -36,16 +36,37 @@ std::vector<bool> but(const std::vector<bool>& a, const std::vector<bool>& b) {
 
 bool full(const std::vector<bool>& mask) { return std::find(mask.begin(), mask.end(), false) == mask.end(); }
 
-// Equal once blanks (spaces, tabs) are left out of both.
-bool same_but_blanks(std::string_view a, std::string_view b) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
-  std::size_t i = 0, j = 0;
-  for (;;) {
-    while (i < a.size() && blank(a[i])) ++i;
-    while (j < b.size() && blank(b[j])) ++j;
-    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
-    if (a[i++] != b[j++]) return false;
+// An instruction's text as compared with another's: comments and blanks
+// (spaces, tabs) left out. GPGPU-Sim prints a traced line without its tabs
+// and with its comments; the file's text keeps its tabs and drops them.
+std::string comparable(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "//") == 0) break;
+    if (text.compare(i, 2, "/*") == 0) {
+      const std::size_t end = text.find("*/", i + 2);
+      if (end == std::string_view::npos) break;
+      i = end + 1;
+      continue;
+    }
+    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r') out.push_back(text[i]);
   }
+  return out;
+}
+
+// The text with each run of blanks as one space, for messages.
+std::string shown(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const bool blank = c == ' ' || c == '\t' || c == '\r';
+    if (!blank) {
+      out.push_back(c);
+    } else if (!out.empty() && out.back() != ' ') {
+      out.push_back(' ');
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
 }
 
 // The traced warp is one warp of the block, whose threads the masks flag.
@@ -467,9 +488,9 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
   // The guard and operands too (GPGPU-Sim prints the line without its tabs):
   // a trace whose branch conditions or targets differ from the file's would
   // have its lanes followed through code it did not run.
-  if (!at.text.empty() && !same_but_blanks(at.text, ins.text)) {
+  if (!at.text.empty() && !ins.text.empty() && comparable(at.text) != comparable(ins.text)) {
     throw ToolError(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
-                                flow_->path(), ins.text, at.text));
+                                flow_->path(), shown(ins.text), shown(at.text)));
   }
   // GPGPU-Sim places a function's instructions kPtxInstructionBytes apart in
   // the order of the file: within a function the addresses must step as the

@@ -105,6 +105,22 @@ class Parser {
     }
     bool first = true;
     while (!s.empty() && in_body_) {
+      if (!statement_.empty()) {
+        // The rest of a statement begun on an earlier line (nvcc writes a
+        // call's operands one per line): up to its ';', braces included.
+        const std::size_t semi = s.find(';');
+        statement_.append(" ").append(s.substr(0, semi));
+        if (semi == std::string_view::npos) return;
+        s = trim(s.substr(semi + 1));
+        // GPGPU-Sim adds the instruction when it reads the ';', so it has
+        // the line of the ';' (ptx_parser.cc, add_instruction); the text a
+        // trace shows for it is not known, so it is not checked.
+        const std::string whole = std::move(statement_);
+        statement_.clear();
+        if (whole.front() != '.' && !prototype(whole)) instruction(whole, first, false);
+        first = false;
+        continue;
+      }
       if (s.front() == '{') {
         ++depth_;
         s = trim(s.substr(1));
@@ -124,17 +140,31 @@ class Parser {
         continue;
       }
       const std::size_t semi = s.find(';');
+      if (semi == std::string_view::npos && s.front() != '.') {
+        // A statement that goes on on the next line. (A directive without
+        // its ';', such as .loc, ends with its line.)
+        statement_ = std::string(s);
+        return;
+      }
       const std::string_view statement = trim(s.substr(0, semi));
       s = semi == std::string_view::npos ? std::string_view{} : trim(s.substr(semi + 1));
-      if (statement.empty() || statement.front() == '.') continue;  // directive
-      instruction(statement, first);
+      if (statement.empty() || statement.front() == '.' || prototype(statement)) continue;  // directive
+      instruction(statement, first, true);
       first = false;
     }
   }
 
-  void instruction(std::string_view s, bool first_on_line) {
+  // "prototype_0 : .callprototype (...)": declares a call's signature; no
+  // instruction.
+  static bool prototype(std::string_view s) {
+    std::size_t k = 0;
+    while (k < s.size() && detail::ptx_ident_char(s[k])) ++k;
+    return k > 0 && trim(s.substr(k)).substr(0, 1) == ":";
+  }
+
+  void instruction(std::string_view s, bool first_on_line, bool one_line) {
     FlowInstruction ins;
-    ins.text = std::string(s);
+    if (one_line) ins.text = std::string(s);
     ins.line = static_cast<std::uint32_t>(line_);
     ins.function = static_cast<std::uint32_t>(functions_.size() - 1);
     if (starts_with(s, "@")) {
@@ -294,6 +324,7 @@ class Parser {
   std::vector<std::string> pending_labels_;
   std::string function_name_;
   std::string comment_buffer_;
+  std::string statement_;  // a statement whose ';' is still to come
   std::uint64_t line_ = 0;
   bool header_ = false, in_body_ = false, in_block_comment_ = false;
   int depth_ = 0;

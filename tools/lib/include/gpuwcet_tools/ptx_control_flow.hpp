@@ -35,6 +35,7 @@ struct FlowInstruction {
   std::uint32_t reconverge = kNone;      // branch: where split lanes meet; kNone: at exit
   std::string opcode;                    // with its modifiers: "setp.le.u32"
   std::string text;                      // the statement, guard and operands, without ';'
+                                         // (empty: written over several lines)
 };
 
 class PtxControlFlow {
