@@ -157,6 +157,35 @@ TEST(PtxControlFlow, ErrorsNameTheFileAndLine) {
   expect_error(trailing, fmt::format("k.ptx:{}:", line_of(trailing, "@%p1 bra LAST;")),
                "no instruction after it");
   expect_error(".visible .entry k()\n{\nret;\n", "k.ptx:", "not closed");
+  // A statement whose ';' never comes: at the function's end, or the file's.
+  const std::string open_end = kernel("mov.u32 %r1, %tid.x;\nret\n");
+  expect_error(open_end, fmt::format("k.ptx:{}:", line_of(open_end, "}")),
+               fmt::format("the statement begun on line {} has no ';'", line_of(open_end, "ret")));
+  expect_error(".visible .entry k()\n{\nret\n", "k.ptx:3:", "the statement begun on line 3 has no ';'");
+}
+
+// A label with a blank before its colon (GPGPU-Sim's lexer skips it) and a
+// switch's list of branch targets, which runs to its ';', are no
+// instructions.
+TEST(PtxControlFlow, LabelsAndTargetListsAreNoInstructions) {
+  const std::string text = kernel(
+      "mov.u32 %r1, %tid.x;\n"
+      "L1 :\n"
+      "mov.u32 %r2, 1;\n"
+      "L2 : mov.u32 %r3, 2;\n"
+      "$L_brx_0: .branchtargets\n"
+      "L1,\n"
+      "L2;\n"
+      "brx.idx %r1, $L_brx_0;\n"
+      "@%p1 bra L2;\n"
+      "ret;\n");
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", text);
+  // mov, mov, mov, brx, bra, ret.
+  ASSERT_EQ(flow.size(), 6u);
+  const std::uint32_t bra = flow.index_of_line(line_of(text, "@%p1 bra L2;"));
+  ASSERT_EQ(bra, 4u);
+  EXPECT_EQ(flow.at(bra).target, flow.index_of_line(line_of(text, "L2 : mov.u32 %r3, 2;")));
+  EXPECT_EQ(flow.at(flow.index_of_line(line_of(text, "mov.u32 %r2, 1;"))).opcode, "mov.u32");
 }
 
 // --- LaneValueAnalysis following the stack, through the PTX reader ---

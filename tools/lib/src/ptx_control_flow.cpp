@@ -52,6 +52,9 @@ class Parser {
       line_ = lines.line_number();
       line(raw);
     }
+    if (!statement_.empty()) {
+      fail(fmt::format("the statement begun on line {} has no ';'", statement_line_), statement_line_);
+    }
     if (in_body_) fail(fmt::format("function '{}' is not closed by '}}'", function_name_));
   }
 
@@ -107,7 +110,11 @@ class Parser {
     while (!s.empty() && in_body_) {
       if (!statement_.empty()) {
         // The rest of a statement begun on an earlier line (nvcc writes a
-        // call's operands one per line): up to its ';', braces included.
+        // call's operands one per line): up to its ';', braces included
+        // (vector operands), but not a scope's brace alone or a function.
+        if (s == "{" || s == "}" || has_word(s, ".entry") || has_word(s, ".func")) {
+          fail(fmt::format("the statement begun on line {} has no ';'", statement_line_));
+        }
         const std::size_t semi = s.find(';');
         statement_.append(" ").append(s.substr(0, semi));
         if (semi == std::string_view::npos) return;
@@ -131,19 +138,21 @@ class Parser {
         s = trim(s.substr(1));
         continue;
       }
-      // A label: "NAME:" (not "::").
-      std::size_t k = 0;
-      while (k < s.size() && detail::ptx_ident_char(s[k])) ++k;
-      if (k > 0 && k < s.size() && s[k] == ':' && s[0] != '.') {
-        pending_labels_.emplace_back(s.substr(0, k));
-        s = trim(s.substr(k + 1));
+      // A label: "NAME:" or "NAME :" (GPGPU-Sim's lexer skips the blanks),
+      // not "::" and not a call prototype's name.
+      if (const std::size_t colon = label_colon(s); colon != 0) {
+        pending_labels_.emplace_back(trim(s.substr(0, colon)));
+        s = trim(s.substr(colon + 1));
         continue;
       }
       const std::size_t semi = s.find(';');
-      if (semi == std::string_view::npos && s.front() != '.') {
+      if (semi == std::string_view::npos &&
+          (s.front() != '.' || starts_with(s, ".branchtargets") || starts_with(s, ".calltargets"))) {
         // A statement that goes on on the next line. (A directive without
-        // its ';', such as .loc, ends with its line.)
+        // its ';', such as .loc, ends with its line; a list of branch or
+        // call targets runs to its ';'.)
         statement_ = std::string(s);
+        statement_line_ = line_;
         return;
       }
       const std::string_view statement = trim(s.substr(0, semi));
@@ -154,12 +163,27 @@ class Parser {
     }
   }
 
+  // Where the colon of a label opening `s` is, or 0: an identifier, blanks,
+  // ':' (not "::"), not followed by .callprototype.
+  static std::size_t label_colon(std::string_view s) {
+    std::size_t k = 0;
+    while (k < s.size() && detail::ptx_ident_char(s[k])) ++k;
+    if (k == 0 || s[0] == '.') return 0;
+    std::size_t colon = k;
+    while (colon < s.size() && (s[colon] == ' ' || s[colon] == '\t')) ++colon;
+    if (colon == s.size() || s[colon] != ':' || s.substr(colon, 2) == "::") return 0;
+    if (starts_with(trim(s.substr(colon + 1)), ".callprototype")) return 0;
+    return colon;
+  }
+
   // "prototype_0 : .callprototype (...)": declares a call's signature; no
   // instruction.
   static bool prototype(std::string_view s) {
     std::size_t k = 0;
     while (k < s.size() && detail::ptx_ident_char(s[k])) ++k;
-    return k > 0 && trim(s.substr(k)).substr(0, 1) == ":";
+    if (k == 0) return false;
+    const std::string_view rest = trim(s.substr(k));
+    return starts_with(rest, ":") && starts_with(trim(rest.substr(1)), ".callprototype");
   }
 
   void instruction(std::string_view s, bool first_on_line, bool one_line) {
@@ -325,6 +349,7 @@ class Parser {
   std::string function_name_;
   std::string comment_buffer_;
   std::string statement_;  // a statement whose ';' is still to come
+  std::uint64_t statement_line_ = 0;  // where it begins
   std::uint64_t line_ = 0;
   bool header_ = false, in_body_ = false, in_block_comment_ = false;
   int depth_ = 0;
