@@ -28,12 +28,14 @@ std::string at(const std::string& name, const toml::node& node) {
 
 std::uint32_t cycles(const std::string& name, const toml::node& node, const char* key,
                      std::int64_t min) {
-  const auto v = node.value<std::int64_t>();
-  if (!node.is_integer() || !v || *v < min || *v > kMaxCycles) {
+  // as_integer, not value<std::int64_t>: that converts a float such as
+  // 4e97 to an integer, undefined behaviour out of range (UBSan).
+  const auto* v = node.as_integer();
+  if (v == nullptr || v->get() < min || v->get() > kMaxCycles) {
     throw ToolError(fmt::format("{}: '{}' must be an integer in [{}, {}]", at(name, node), key, min,
                                 kMaxCycles));
   }
-  return static_cast<std::uint32_t>(*v);
+  return static_cast<std::uint32_t>(v->get());
 }
 
 OpKind parse_kind(const std::string& name, const toml::node& node) {
@@ -100,12 +102,12 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
     const std::string_view k = key.str();
     const toml::node& v = node;
     auto count = [&](std::int64_t min) {
-      const auto x = v.value<std::int64_t>();
-      if (!v.is_integer() || !x || *x < min || *x > limit) {
+      const auto* x = v.as_integer();  // not value<>: see cycles()
+      if (x == nullptr || x->get() < min || x->get() > limit) {
         throw ToolError(fmt::format("{}: '{}' must be an integer in [{}, {}]", at(name, v), k,
                                     min, limit));
       }
-      return static_cast<std::uint32_t>(*x);
+      return static_cast<std::uint32_t>(x->get());
     };
     if (k == "issue_interval") {
       hw.issue_interval = count(1);

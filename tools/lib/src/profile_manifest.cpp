@@ -29,12 +29,14 @@ std::string where(const std::string& path, const toml::node& n) {
 
 std::uint64_t integer(const std::string& path, const toml::node& n, const std::string& what,
                       std::uint64_t max) {
-  const auto v = n.value<std::int64_t>();
-  if (!n.is_integer() || !v || *v < 0 || static_cast<std::uint64_t>(*v) > max) {
+  // as_integer, not value<std::int64_t>: that converts a float such as 4e97
+  // to an integer, undefined behaviour out of range (UBSan).
+  const auto* v = n.as_integer();
+  if (v == nullptr || v->get() < 0 || static_cast<std::uint64_t>(v->get()) > max) {
     throw ToolError(fmt::format("{}: '{}' must be an integer from 0 to {}", where(path, n), what,
                                 max));
   }
-  return static_cast<std::uint64_t>(*v);
+  return static_cast<std::uint64_t>(v->get());
 }
 
 // A kernel whose sections come from the analysis of a traced block.
