@@ -26,16 +26,22 @@ std::string at(const std::string& name, const toml::node& node) {
   return fmt::format("{}:{}", name, node.source().begin.line);
 }
 
-std::uint32_t cycles(const std::string& name, const toml::node& node, const char* key,
-                     std::int64_t min) {
+// An integer key in [min, max] (max below 2^32).
+std::uint32_t integer_in(const std::string& name, const toml::node& node, std::string_view key,
+                         std::int64_t min, std::int64_t max) {
   // as_integer, not value<std::int64_t>: that converts a float such as
   // 4e97 to an integer, undefined behaviour out of range (UBSan).
   const auto* v = node.as_integer();
-  if (v == nullptr || v->get() < min || v->get() > kMaxCycles) {
+  if (v == nullptr || v->get() < min || v->get() > max) {
     throw ToolError(fmt::format("{}: '{}' must be an integer in [{}, {}]", at(name, node), key, min,
-                                kMaxCycles));
+                                max));
   }
   return static_cast<std::uint32_t>(v->get());
+}
+
+std::uint32_t cycles(const std::string& name, const toml::node& node, const char* key,
+                     std::int64_t min) {
+  return integer_in(name, node, key, min, kMaxCycles);
 }
 
 OpKind parse_kind(const std::string& name, const toml::node& node) {
@@ -101,14 +107,7 @@ void parse_pipeline(const std::string& name, const toml::table& t, HardwareConfi
     // Plain references: C++17 lambdas cannot capture structured bindings.
     const std::string_view k = key.str();
     const toml::node& v = node;
-    auto count = [&](std::int64_t min) {
-      const auto* x = v.as_integer();  // not value<>: see cycles()
-      if (x == nullptr || x->get() < min || x->get() > limit) {
-        throw ToolError(fmt::format("{}: '{}' must be an integer in [{}, {}]", at(name, v), k,
-                                    min, limit));
-      }
-      return static_cast<std::uint32_t>(x->get());
-    };
+    auto count = [&](std::int64_t min) { return integer_in(name, v, k, min, limit); };
     if (k == "issue_interval") {
       hw.issue_interval = count(1);
     } else if (k == "branch_delay") {

@@ -11,6 +11,7 @@
 #include "gpuwcet_tools/lane_values.hpp"
 #include "gpuwcet_tools/ptx_control_flow.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_parsing.hpp"
 
 namespace gpuwcet::tools {
 
@@ -36,6 +37,8 @@ std::vector<bool> but(const std::vector<bool>& a, const std::vector<bool>& b) {
 
 bool full(const std::vector<bool>& mask) { return std::find(mask.begin(), mask.end(), false) == mask.end(); }
 
+constexpr std::string_view kBlanks = " \t\r";
+
 // An instruction's text as compared with another's: comments and blanks
 // (spaces, tabs) left out. GPGPU-Sim prints a traced line without its tabs
 // and with its comments; the file's text keeps its tabs and drops them.
@@ -49,7 +52,7 @@ std::string comparable(std::string_view text) {
       i = end + 1;
       continue;
     }
-    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r') out.push_back(text[i]);
+    if (!detail::is_one_of(text[i], kBlanks)) out.push_back(text[i]);
   }
   return out;
 }
@@ -58,8 +61,7 @@ std::string comparable(std::string_view text) {
 std::string shown(std::string_view text) {
   std::string out;
   for (const char c : text) {
-    const bool blank = c == ' ' || c == '\t' || c == '\r';
-    if (!blank) {
+    if (!detail::is_one_of(c, kBlanks)) {
       out.push_back(c);
     } else if (!out.empty() && out.back() != ' ') {
       out.push_back(' ');

@@ -140,7 +140,7 @@ class Parser {
       }
       // A label: "NAME:" or "NAME :" (GPGPU-Sim's lexer skips the blanks),
       // not "::" and not a call prototype's name.
-      if (const std::size_t colon = label_colon(s); colon != 0) {
+      if (const std::size_t colon = name_colon(s); colon != 0 && !prototype(s)) {
         pending_labels_.emplace_back(trim(s.substr(0, colon)));
         s = trim(s.substr(colon + 1));
         continue;
@@ -163,27 +163,22 @@ class Parser {
     }
   }
 
-  // Where the colon of a label opening `s` is, or 0: an identifier, blanks,
-  // ':' (not "::"), not followed by .callprototype.
-  static std::size_t label_colon(std::string_view s) {
+  // Where the colon after a name opening `s` is ("NAME:" or "NAME :", not
+  // "::"), or 0.
+  static std::size_t name_colon(std::string_view s) {
     std::size_t k = 0;
     while (k < s.size() && detail::ptx_ident_char(s[k])) ++k;
     if (k == 0 || s[0] == '.') return 0;
-    std::size_t colon = k;
-    while (colon < s.size() && (s[colon] == ' ' || s[colon] == '\t')) ++colon;
-    if (colon == s.size() || s[colon] != ':' || s.substr(colon, 2) == "::") return 0;
-    if (starts_with(trim(s.substr(colon + 1)), ".callprototype")) return 0;
-    return colon;
+    while (k < s.size() && (s[k] == ' ' || s[k] == '\t')) ++k;
+    if (k == s.size() || s[k] != ':' || s.substr(k, 2) == "::") return 0;
+    return k;
   }
 
   // "prototype_0 : .callprototype (...)": declares a call's signature; no
-  // instruction.
+  // instruction (and its name no label).
   static bool prototype(std::string_view s) {
-    std::size_t k = 0;
-    while (k < s.size() && detail::ptx_ident_char(s[k])) ++k;
-    if (k == 0) return false;
-    const std::string_view rest = trim(s.substr(k));
-    return starts_with(rest, ":") && starts_with(trim(rest.substr(1)), ".callprototype");
+    const std::size_t colon = name_colon(s);
+    return colon != 0 && starts_with(trim(s.substr(colon + 1)), ".callprototype");
   }
 
   void instruction(std::string_view s, bool first_on_line, bool one_line) {
