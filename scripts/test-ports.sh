@@ -31,7 +31,8 @@ port() {
   echo "== port $name: configure and build in build/ports-$name"
   mkdir -p "$dir"
   if ! cmake -S "$root" -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$root/$toolchain" \
-         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUWCET_WARNINGS_AS_ERRORS=ON >"$dir/configure.log" 2>&1; then
+         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUWCET_WARNINGS_AS_ERRORS=ON \
+         -DGPUWCET_BUILD_TESTS=ON >"$dir/configure.log" 2>&1; then
     cat "$dir/configure.log"
     failed+=("$name (configure)")
     return
@@ -41,7 +42,7 @@ port() {
     return
   fi
   echo "== port $name: ctest under emulation"
-  if ! (cd "$dir" && ctest -j"$jobs" --output-on-failure --timeout 600); then
+  if ! (cd "$dir" && ctest -j"$jobs" --output-on-failure --no-tests=error --timeout 600); then
     failed+=("$name (tests)")
   fi
   echo "== port $name: $((SECONDS - t0)) s"
