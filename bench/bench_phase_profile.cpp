@@ -4,6 +4,10 @@
 //   units), phases counted, not stored; items/s = instructions per second.
 // - BM_ProfileWarpInIssueOrder: the same without collector units (the
 //   load/store unit served in issue order).
+// - BM_ProfileShortWarps: the same analysis over 16,384 warps of 64
+//   generated instructions each, profiled one after another with one arena:
+//   traces of many short warps (vectoradd: 1,576 warps), where what a warp
+//   sets up, not its instructions, may dominate.
 // - BM_ReferenceScan: a plain loop over the same instructions summing their
 //   fields, the reference the profiling rate is compared with (same run).
 // - BM_BlockQuery/W: block_bound from W warps' section summaries (1 section).
@@ -85,6 +89,44 @@ void BM_ProfileWarpInIssueOrder(benchmark::State& state) {
   profile(state, hw);
 }
 BENCHMARK(BM_ProfileWarpInIssueOrder)->Unit(benchmark::kMillisecond);
+
+constexpr std::size_t kShortWarps = 16'384;
+constexpr std::size_t kShortWarpLength = 64;  // generated instructions, plus exit
+
+const std::vector<std::vector<Instruction>>& short_warps() {
+  static const std::vector<std::vector<Instruction>> warps = [] {
+    std::vector<std::vector<Instruction>> out;
+    out.reserve(kShortWarps);
+    std::mt19937_64 rng(42);
+    tools::BlockGeneratorOptions o;
+    o.warps = 1;
+    o.instructions = kShortWarpLength;
+    o.registers = kRegisters;
+    while (out.size() < kShortWarps) out.push_back(tools::generate_block(hardware(), o, rng)[0]);
+    return out;
+  }();
+  return warps;
+}
+
+void BM_ProfileShortWarps(benchmark::State& state) {
+  const auto& warps = short_warps();
+  std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
+  std::vector<SectionSummary> sections(1);
+  std::int64_t instructions = 0;
+  for (auto _ : state) {
+    for (const auto& seq : warps) {
+      ProfileResult r;
+      if (profile_warp(hardware(), seq, kRegisters, arena, {}, sections, r) != Status::ok) {
+        state.SkipWithError("profile_warp failed");
+        return;
+      }
+      benchmark::DoNotOptimize(r);
+      instructions += static_cast<std::int64_t>(seq.size());
+    }
+  }
+  state.SetItemsProcessed(instructions);
+}
+BENCHMARK(BM_ProfileShortWarps)->Unit(benchmark::kMillisecond);
 
 // Reads every field profile_warp reads (unit, operand counts and registers).
 void BM_ReferenceScan(benchmark::State& state) {

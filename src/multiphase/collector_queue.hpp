@@ -30,6 +30,8 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "gpuwcet/block_model.hpp"
 #include "gpuwcet/phase_profile.hpp"
@@ -407,27 +409,35 @@ class CollectorQueues {
  private:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};
 
+  // No member initialisers: the window is left uninitialised (see window_);
+  // arrive_kept() writes every field but `history` (advance() writes an
+  // entry before it is read) and the destinations past dst_count.
   struct Job {
-    std::uint64_t id = 0;
-    std::uint64_t seq = 0;        // its issue number
-    std::uint64_t gap = 0;        // g(j, last issue)
-    std::array<std::uint32_t, kGapHistory> history{};  // g(j, issue n) at n % kGapHistory
-    std::uint64_t wait = 0;       // bound on arrival to service start
-    std::uint64_t overtaken = 0;  // occupancy of the later ones that may go first
-    std::uint64_t occupancy = 0;
-    std::uint64_t arrive = 0;
-    std::uint64_t fifo = 0;
-    std::uint64_t result = 0;
-    std::uint64_t completion = 0;
-    std::array<std::uint16_t, kMaxDestinations> dst{};
-    std::uint8_t dst_count = 0;
-    std::uint8_t resource = 0;
-    bool open = false;
+    std::uint64_t id;
+    std::uint64_t seq;        // its issue number
+    std::uint64_t gap;        // g(j, last issue)
+    std::array<std::uint32_t, kGapHistory> history;  // g(j, issue n) at n % kGapHistory
+    std::uint64_t wait;       // bound on arrival to service start
+    std::uint64_t overtaken;  // occupancy of the later ones that may go first
+    std::uint64_t occupancy;
+    std::uint64_t arrive;
+    std::uint64_t fifo;
+    std::uint64_t result;
+    std::uint64_t completion;
+    std::array<std::uint16_t, kMaxDestinations> dst;
+    std::uint8_t dst_count;
+    std::uint8_t resource;
+    bool open;
   };
+  static_assert(std::is_trivially_default_constructible_v<Job> &&
+                    std::is_trivially_copyable_v<Job>,
+                "the window is left uninitialised and its jobs moved as bytes");
 
-  // Removes window_[i]; the last one takes its place.
+  // Removes window_[i]; the last one takes its place. Copied as bytes: its
+  // history entries of issues before it are indeterminate, which copying as
+  // a Job would read.
   void drop(std::size_t i) noexcept {
-    if (i + 1 != count_) window_[i] = window_[count_ - 1];
+    if (i + 1 != count_) std::memcpy(&window_[i], &window_[count_ - 1], sizeof(Job));
     --count_;
   }
 
@@ -507,7 +517,10 @@ class CollectorQueues {
   std::uint32_t oldest_transient_ = 0;
   std::uint64_t next_id_ = 0;
   std::size_t count_ = 0;
-  std::array<Job, kQueueWindow> window_{};
+  // Uninitialised: only window_[0, count_) is read. Zeroing it and
+  // closed_starts_ (about 27 KB) for every warp took a quarter of the time
+  // on a trace of many short warps, vectoradd's (docs/multiphase.md, "Costs").
+  std::array<Job, kQueueWindow> window_;
   // Final starts of closed instructions that may still hold a collector
   // unit. Fewer than units_ are later than the last issue (issue_after), and
   // at most kQueueWindow + 1 (arrive) + kMaxDestinations + kMaxSources
@@ -516,7 +529,7 @@ class CollectorQueues {
     std::uint64_t start;
     std::uint8_t resource;
   };
-  std::array<Closed, kMaxCollectorUnits + 2 * kQueueWindow + 16> closed_starts_{};
+  std::array<Closed, kMaxCollectorUnits + 2 * kQueueWindow + 16> closed_starts_;  // [0, closed_count_)
   std::size_t closed_count_ = 0;
   std::array<std::uint64_t, kMaxResources> backlog_only_{};  // instructions past the window
   std::array<std::uint64_t, kMaxResources> least_{};  // least occupancy since the last drain
