@@ -2,7 +2,8 @@
 # Second command of the README, and what CI runs: installs what is missing,
 # then builds and runs every test on every target:
 #   1. host build, warnings as errors, all tests (unit, property, C API, CLI, install)
-#   2. the same tests under AddressSanitizer and UndefinedBehaviorSanitizer
+#   2. the same tests under AddressSanitizer and UndefinedBehaviorSanitizer,
+#      and the core with the C checks under MemorySanitizer (clang)
 #   3. the ports: aarch64 under qemu-user, Cortex-M4 under qemu-system-arm
 #   4. every libFuzzer target for a bounded number of runs (clang, from setup)
 set -euo pipefail
@@ -29,6 +30,15 @@ bash scripts/build-host.sh "$root/build/asan" -DGPUWCET_BUILD_TESTS=ON -DGPUWCET
   -DGPUWCET_BUILD_EXAMPLES=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   run_ctest "$root/build/asan"
+
+# Caller memory (arenas, result arrays) starts uninitialised under
+# MemorySanitizer: the core must read no byte it has not written. Only the C
+# checks run there (CMakeLists.txt, GPUWCET_C_TESTS_ONLY).
+echo "== core and C API checks under MemorySanitizer (clang)"
+CC=clang CXX=clang++ bash scripts/build-host.sh "$root/build/msan" -DGPUWCET_BUILD_TESTS=ON \
+  -DGPUWCET_SANITIZE=memory -DGPUWCET_BUILD_TOOLS=OFF -DGPUWCET_BUILD_EXAMPLES=OFF \
+  -DGPUWCET_BUILD_BENCHMARKS=OFF -DGPUWCET_GLPK=OFF
+MSAN_OPTIONS=halt_on_error=1 run_ctest "$root/build/msan"
 
 if [ -x scripts/test-ports.sh ] || [ -f scripts/test-ports.sh ]; then
   echo "== ports under emulation"

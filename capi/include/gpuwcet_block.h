@@ -154,7 +154,7 @@ typedef struct gpuwcet_phase {
   uint64_t start;  /* cycle from the warp's start */
   uint64_t length; /* > 0 */
   uint8_t kind;    /* gpuwcet_phase_kind */
-  uint8_t reserved[3];
+  uint8_t reserved[3]; /* 0 */
   uint32_t section; /* barrier section */
 } gpuwcet_phase;
 

@@ -227,6 +227,14 @@ gpuwcet_status gpuwcet_profile_warp(const gpuwcet_hardware_desc* hw,
   // The counts are known unless the arena was too small to profile with:
   // every run that profiled closes at least one section.
   if (st == Status::ok || (st == Status::buffer_too_small && result.section_count != 0)) {
+    // The core writes a phase field by field, so the bytes of `reserved`
+    // (padding in gpuwcet::Phase) would keep whatever the caller's array
+    // held, or not, as the compiler merges the stores: zeroed, as documented.
+    const std::uint64_t stored =
+        result.phase_count < phase_capacity ? result.phase_count : phase_capacity;
+    for (std::uint64_t i = 0; i < stored; ++i) {
+      std::memset(phases[i].reserved, 0, sizeof phases[i].reserved);
+    }
     info->total_cycles = result.total_cycles;
     info->phase_count = result.phase_count;
     info->section_count = result.section_count;
