@@ -1,10 +1,11 @@
 /* Caller memory on the target: the core takes its working memory from the
  * caller (an arena) and writes its results into the caller's arrays, so what
  * those held before a call must never change a result. Random warps (both
- * presets, collector units and pipeline delays varied) are profiled with the
- * arena, the phase array and the summary array first zeroed, then filled
- * with 0xFF, then poisoned: every result, stored phase and summary must be
- * the same to the byte. Under MemorySanitizer (scripts/test.sh) "poisoned"
+ * presets, collector units and pipeline delays varied) are profiled, and
+ * random makespan problems searched exactly and approximated, with the
+ * arena and the result arrays first zeroed, then filled with 0xFF, then
+ * poisoned: every result, phase, summary and schedule must be the same to
+ * the byte. Under MemorySanitizer (scripts/test.sh) "poisoned"
  * marks the bytes uninitialised, so a read of a byte the call has not written
  * is reported where it happens, and the results are checked to be written
  * whole, reserved fields included. Elsewhere it is one more fill pattern. */
@@ -28,7 +29,9 @@ enum {
   kRegisters = 40,
   kPhases = 2 * kMaxLength + 2,
   kSections = kMaxLength + 1,
-  kFills = 3
+  kFills = 3,
+  kProblems = 300,
+  kScheduleEntries = 2048
 };
 
 /* 32-bit state: the Cortex-M has no 64-bit multiply in one instruction, and
@@ -46,6 +49,8 @@ static gpuwcet_instruction g_code[kMaxLength];
 static unsigned char g_arena[32768];
 static gpuwcet_phase g_phases[kPhases];
 static gpuwcet_section_summary g_sections[kSections];
+static uint32_t g_schedule[kScheduleEntries];
+static uint32_t g_first_schedule[kScheduleEntries];
 /* The results of the first fill, compared with the others'. */
 static gpuwcet_phase g_first_phases[kPhases];
 static gpuwcet_section_summary g_first_sections[kSections];
@@ -197,4 +202,114 @@ void target_arena_checks(void) {
   }
   CHECK(failures == 0);
   CHECK(mismatches == 0);
+}
+
+/* One makespan problem with arena and schedule buffer filled by `f`: the
+ * exact search (with a worst schedule) and the approximation. Returns 0 when
+ * a call fails or leaves a result byte unwritten. */
+static int search_once(const gpuwcet_sm_desc* sm, const char* kernel, size_t len, uint64_t warps,
+                       const gpuwcet_search_options* opts, size_t bytes, size_t entries, int f,
+                       gpuwcet_makespan_result* exact, gpuwcet_search_stats* stats,
+                       gpuwcet_makespan_result* approx, uint64_t* group) {
+  gpuwcet_status st;
+  fill(g_arena, bytes, f);
+  fill(g_schedule, sizeof g_schedule, f);
+  if (gpuwcet_makespan_result_init(exact) != GPUWCET_OK ||
+      gpuwcet_search_stats_init(stats) != GPUWCET_OK ||
+      gpuwcet_makespan_result_init(approx) != GPUWCET_OK) {
+    return 0;
+  }
+  st = gpuwcet_makespan_search(sm, kernel, len, warps, opts, g_arena, bytes, exact, g_schedule,
+                               entries, stats);
+  if (st != GPUWCET_OK && st != GPUWCET_BUDGET_EXHAUSTED && st != GPUWCET_SCHEDULE_UNAVAILABLE) {
+    return 0;
+  }
+  if (!written(exact, sizeof *exact) || !written(stats, sizeof *stats) ||
+      stats->schedule_cycles * stats->transformed_length > entries ||
+      !written(g_schedule,
+               (size_t)(stats->schedule_cycles * stats->transformed_length) * sizeof g_schedule[0])) {
+    return 0;
+  }
+  *group = 0;
+  fill(g_arena, bytes, f);
+  st = gpuwcet_makespan_approx(sm, kernel, len, warps, warps < 3 ? warps : 3, opts, g_arena, bytes,
+                               approx, group);
+  return (st == GPUWCET_OK || st == GPUWCET_BUDGET_EXHAUSTED) && written(approx, sizeof *approx) &&
+         written(group, sizeof *group);
+}
+
+void target_search_arena_checks(void) {
+  static const uint32_t l_units[] = {8, 16, 32, 64};
+  static const uint32_t c_units[] = {16, 32, 64};
+  int p;
+  int mismatches = 0;
+  int failures = 0;
+  int searched = 0;
+  for (p = 0; p < kProblems; ++p) {
+    gpuwcet_sm_desc sm;
+    gpuwcet_search_options opts;
+    char kernel[8];
+    const size_t len = 1 + below(6);
+    const uint64_t warps = 1 + below(6);
+    size_t bytes = 0;
+    size_t approx_bytes = 0;
+    size_t entries = 0;
+    size_t k;
+    int f;
+    gpuwcet_makespan_result first_exact;
+    gpuwcet_makespan_result first_approx;
+    gpuwcet_search_stats first_stats;
+    uint64_t first_group = 0;
+    for (k = 0; k < len; ++k) kernel[k] = below(2) ? 'L' : 'C';
+    kernel[len] = 0;
+    if (gpuwcet_sm_init(&sm, 32) != GPUWCET_OK ||
+        gpuwcet_sm_add_class(&sm, 'L', l_units[below(4)]) != GPUWCET_OK ||
+        gpuwcet_sm_add_class(&sm, 'C', c_units[below(3)]) != GPUWCET_OK ||
+        gpuwcet_search_options_init(&opts) != GPUWCET_OK) {
+      ++failures;
+      continue;
+    }
+    opts.memo_entries = 1024;
+    opts.max_nodes = 20000; /* bounded time on the target; a budget is a result too */
+    if (gpuwcet_makespan_search_arena_bytes(&sm, kernel, len, warps, &opts, &bytes) !=
+            GPUWCET_OK ||
+        gpuwcet_makespan_approx_arena_bytes(&sm, kernel, len, warps, warps < 3 ? warps : 3, &opts,
+                                            &approx_bytes) != GPUWCET_OK ||
+        gpuwcet_makespan_schedule_entries(&sm, kernel, len, warps, &entries) != GPUWCET_OK) {
+      ++failures;
+      continue;
+    }
+    if (approx_bytes > bytes) bytes = approx_bytes;
+    if (bytes > sizeof g_arena || entries > kScheduleEntries) continue; /* too big here */
+    ++searched;
+    for (f = 0; f < kFills; ++f) {
+      gpuwcet_makespan_result exact;
+      gpuwcet_makespan_result approx;
+      gpuwcet_search_stats stats;
+      uint64_t group = 0;
+      size_t cells;
+      if (!search_once(&sm, kernel, len, warps, &opts, bytes, entries, f, &exact, &stats, &approx,
+                       &group)) {
+        ++failures;
+        break;
+      }
+      cells = (size_t)(stats.schedule_cycles * stats.transformed_length);
+      if (f == 0) {
+        first_exact = exact;
+        first_stats = stats;
+        first_approx = approx;
+        first_group = group;
+        memcpy(g_first_schedule, g_schedule, cells * sizeof g_schedule[0]);
+      } else if (memcmp(&exact, &first_exact, sizeof exact) != 0 ||
+                 memcmp(&stats, &first_stats, sizeof stats) != 0 ||
+                 memcmp(&approx, &first_approx, sizeof approx) != 0 || group != first_group ||
+                 memcmp(g_schedule, g_first_schedule, cells * sizeof g_schedule[0]) != 0) {
+        ++mismatches;
+        printf("arena checks: %s, %u warps differs with fill %d\n", kernel, (unsigned)warps, f);
+      }
+    }
+  }
+  CHECK(failures == 0);
+  CHECK(mismatches == 0);
+  CHECK(searched >= kProblems / 2); /* the arena holds most of them */
 }

@@ -24,5 +24,6 @@ void target_search_checks(void);
 void target_profile_checks(void);
 void target_block_checks(void);
 void target_arena_checks(void);
+void target_search_arena_checks(void);
 
 #endif /* GPUWCET_TARGET_CHECK_H */

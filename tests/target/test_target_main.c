@@ -11,6 +11,7 @@ int main(void) {
   target_profile_checks();
   target_block_checks();
   target_arena_checks();
+  target_search_arena_checks();
   printf("target: %d passed, %d failed\n", g_target_passed, g_target_failed);
   return g_target_failed == 0 ? 0 : 1;
 }
