@@ -6,7 +6,7 @@
 //   load/store unit served in issue order).
 // - BM_ProfileShortWarps: the same analysis over 16,384 warps of 64
 //   generated instructions each, profiled one after another with one arena:
-//   traces of many short warps (vectoradd: 1,576 warps), where what a warp
+//   traces of many short warps (vectoradd: 1,568 warps of 17), where what a warp
 //   sets up, not its instructions, may dominate.
 // - BM_ReferenceScan: a plain loop over the same instructions summing their
 //   fields, the reference the profiling rate is compared with (same run).

@@ -28,7 +28,7 @@ enum {
   kMaxLength = 320,  /* instructions per warp, exit included */
   kRegisters = 40,
   kPhases = 2 * kMaxLength + 2,
-  kSections = kMaxLength + 1,
+  kSections = 8, /* barriers + 1: at most 3 */
   kFills = 3,
   kProblems = 300,
   kScheduleEntries = 2048
