@@ -519,8 +519,9 @@ class CollectorQueues {
   std::uint64_t next_id_ = 0;
   std::size_t count_ = 0;
   // Uninitialised: only window_[0, count_) is read. Zeroing it and
-  // closed_starts_ (about 27 KB) for every warp took a quarter of the time
-  // on a trace of many short warps, vectoradd's (docs/multiphase.md, "Costs").
+  // closed_starts_ (about 27 KB) for every warp was a quarter of the host
+  // instructions on a trace of many short warps, vectoradd's
+  // (docs/multiphase.md, "Costs").
   std::array<Job, kQueueWindow> window_;
   // Final starts of closed instructions that may still hold a collector
   // unit. Fewer than units_ are later than the last issue (issue_after), and

@@ -80,10 +80,10 @@ static int written(const void* p, size_t n) {
 
 static int random_hardware(gpuwcet_hardware_desc* hw) {
   static const uint32_t latencies[] = {5, 200, 400};
-  if (gpuwcet_hardware_preset(below(2) ? "rtx3070" : "orin-sm", latencies[below(3)], hw) !=
-      GPUWCET_OK) {
-    return 0;
-  }
+  /* Drawn in sequence: the order of a call's arguments is unspecified. */
+  const char* preset = below(2) ? "rtx3070" : "orin-sm";
+  const uint32_t latency = latencies[below(3)];
+  if (gpuwcet_hardware_preset(preset, latency, hw) != GPUWCET_OK) return 0;
   switch (below(4)) {
     case 0:
       hw->collector_units = 0; /* issue order */
@@ -260,6 +260,9 @@ void target_search_arena_checks(void) {
     gpuwcet_makespan_result first_approx;
     gpuwcet_search_stats first_stats;
     uint64_t first_group = 0;
+    memset(&first_exact, 0, sizeof first_exact);
+    memset(&first_approx, 0, sizeof first_approx);
+    memset(&first_stats, 0, sizeof first_stats);
     for (k = 0; k < len; ++k) kernel[k] = below(2) ? 'L' : 'C';
     kernel[len] = 0;
     if (gpuwcet_sm_init(&sm, 32) != GPUWCET_OK ||
