@@ -8,7 +8,9 @@
  * the byte. Under MemorySanitizer (scripts/test.sh) "poisoned"
  * marks the bytes uninitialised, so a read of a byte the call has not written
  * is reported where it happens, and the results are checked to be written
- * whole, reserved fields included. Elsewhere it is one more fill pattern. */
+ * whole, reserved fields included. Output structs are filled the same way
+ * past what their _init sets, so a field a call leaves unwritten shows too.
+ * Elsewhere "poisoned" is one more fill pattern. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -65,6 +67,14 @@ static void fill(void* p, size_t n, int pattern) {
     return;
   }
   memset(p, pattern == 0 ? 0x00 : 0xFF, n);
+}
+
+/* An output struct after its _init: everything past its first `header`
+ * bytes (struct_size and what _init alone sets) filled like the arrays, so
+ * that a field the call leaves unwritten shows in the comparison and, under
+ * MemorySanitizer, as unwritten. */
+static void fill_fields(void* p, size_t n, size_t header, int pattern) {
+  fill((unsigned char*)p + header, n - header, pattern);
 }
 
 /* Results written whole: under MemorySanitizer, no byte left poisoned. */
@@ -159,8 +169,12 @@ void target_arena_checks(void) {
       fill(g_phases, sizeof g_phases, f);
       fill(g_sections, sizeof g_sections, f);
       fill(g_arena, bytes, f);
-      if (gpuwcet_profile_info_init(&info) != GPUWCET_OK ||
-          gpuwcet_profile_warp(&hw, g_code, length, kRegisters, g_arena, bytes, g_phases,
+      if (gpuwcet_profile_info_init(&info) != GPUWCET_OK) {
+        ++failures;
+        break;
+      }
+      fill_fields(&info, sizeof info, offsetof(gpuwcet_profile_info, total_cycles), f);
+      if (gpuwcet_profile_warp(&hw, g_code, length, kRegisters, g_arena, bytes, g_phases,
                                kPhases, g_sections, kSections, &info) != GPUWCET_OK) {
         ++failures;
         break;
@@ -176,6 +190,7 @@ void target_arena_checks(void) {
       }
       for (drain = 0; drain < 2; ++drain) {
         fill(g_arena, bytes, f);
+        fill(&alone[drain], sizeof alone[drain], f);
         if (gpuwcet_warp_alone_cycles(&hw, g_code, length, kRegisters, g_arena, bytes, drain,
                                       &alone[drain]) != GPUWCET_OK ||
             !written(&alone[drain], sizeof alone[drain])) {
@@ -219,6 +234,9 @@ static int search_once(const gpuwcet_sm_desc* sm, const char* kernel, size_t len
       gpuwcet_makespan_result_init(approx) != GPUWCET_OK) {
     return 0;
   }
+  fill_fields(exact, sizeof *exact, offsetof(gpuwcet_makespan_result, method), f);
+  fill_fields(stats, sizeof *stats, offsetof(gpuwcet_search_stats, nodes), f);
+  fill_fields(approx, sizeof *approx, offsetof(gpuwcet_makespan_result, method), f);
   st = gpuwcet_makespan_search(sm, kernel, len, warps, opts, g_arena, bytes, exact, g_schedule,
                                entries, stats);
   if (st != GPUWCET_OK && st != GPUWCET_BUDGET_EXHAUSTED && st != GPUWCET_SCHEDULE_UNAVAILABLE) {
@@ -230,7 +248,7 @@ static int search_once(const gpuwcet_sm_desc* sm, const char* kernel, size_t len
                (size_t)(stats->schedule_cycles * stats->transformed_length) * sizeof g_schedule[0])) {
     return 0;
   }
-  *group = 0;
+  fill(group, sizeof *group, f);
   fill(g_arena, bytes, f);
   st = gpuwcet_makespan_approx(sm, kernel, len, warps, warps < 3 ? warps : 3, opts, g_arena, bytes,
                                approx, group);
