@@ -244,8 +244,8 @@ static int search_once(const gpuwcet_sm_desc* sm, const char* kernel, size_t len
   }
   if (!written(exact, sizeof *exact) || !written(stats, sizeof *stats) ||
       stats->schedule_cycles * stats->transformed_length > entries ||
-      !written(g_schedule,
-               (size_t)(stats->schedule_cycles * stats->transformed_length) * sizeof g_schedule[0])) {
+      !written(g_schedule, (size_t)(stats->schedule_cycles * stats->transformed_length) *
+                               sizeof g_schedule[0])) {
     return 0;
   }
   fill(group, sizeof *group, f);
