@@ -80,7 +80,8 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_makespan_schedule_entries(
  *   upper_bound.
  * - GPUWCET_SCHEDULE_UNAVAILABLE (only with a schedule buffer): exact = 1 as
  *   for GPUWCET_OK, but the budget (max_nodes, max_steps, which rebuilding
- *   the schedule spends too) ran out before a worst schedule was rebuilt:
+ *   or playing the schedule spends too) ran out before a worst schedule was
+ *   made:
  *   stats->schedule_cycles is 0 and the buffer holds nothing usable.
  * When `schedule` is not NULL it receives a worst schedule as
  * schedule[t * I' + k] = warps that executed transformed position k in

@@ -95,10 +95,12 @@ struct SearchResult {
 // It needs result.upper_bound * length entries at most (makespan_bounds.hpp's
 // safe bound times length is always enough); if too small, the bounds are
 // still returned and the status is buffer_too_small. Rebuilding it after the
-// search spends the same budget (options.max_nodes, max_steps): when that
-// runs out first the status is schedule_unavailable, with the exact bounds
+// search spends the same budget (options.max_nodes, max_steps), as does
+// playing the incumbent when the trivial lower bound (makespan_bounds.hpp)
+// already meets the upper bound and proves the value: when that runs out
+// first the status is schedule_unavailable, with the exact bounds
 // (result.exact) and result.schedule_cycles 0; the buffer's contents are
-// then meaningless.
+// then meaningless. Without a schedule such a value is returned at once.
 [[nodiscard]] Status search_worst_makespan(const MakespanInstance& instance,
                                            const SearchOptions& options,
                                            gsl::span<std::byte> arena, SearchResult& result,

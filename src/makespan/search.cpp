@@ -279,11 +279,36 @@ std::uint64_t run_policy(const Tables& t, bool most_advanced, Count* s, Count* t
   return cycles;
 }
 
+// No work-conserving schedule is shorter than one warp's transformed string
+// or than its busiest class needs: makespan_lower_bound on the same string.
+// Every schedule takes at least this long, so it is a lower bound in
+// SearchResult's sense (a real schedule takes at least it), and where it
+// meets min(B1, B2) it is the worst case, with no search.
+std::uint64_t trivial_lower_bound(const Tables& t) noexcept {
+  std::uint64_t best = t.length;
+  for (std::size_t u = 0; u < t.classes; ++u) {
+    // At most 65,535 warps and 64 positions: no overflow; capacity >= 1
+    // (build_tables).
+    const std::uint64_t work = t.warps * (t.offset[u + 1] - t.offset[u]);
+    const std::uint64_t need = (work + t.capacity[u] - 1) / t.capacity[u];
+    if (need > best) best = need;
+  }
+  return best;
+}
+
 // The budget ran out while the incumbent policies played: the bounds known
 // so far, and the first policy's schedule when it is complete and kept.
-Status policies_cut(SearchResult& result, std::uint64_t lower_bound,
+// When `trivial` (trivial_lower_bound) already meets the upper bound the value
+// is exact, only a worst schedule is missing.
+Status policies_cut(SearchResult& result, std::uint64_t lower_bound, std::uint64_t trivial,
                     std::uint64_t schedule_cycles) noexcept {
-  result.lower_bound = lower_bound;
+  if (trivial >= result.upper_bound) {
+    result.lower_bound = result.upper_bound;
+    result.exact = true;
+    result.schedule_cycles = 0;
+    return Status::schedule_unavailable;
+  }
+  result.lower_bound = lower_bound > trivial ? lower_bound : trivial;
   result.exact = false;
   result.schedule_cycles = schedule_cycles;
   return Status::budget_exhausted;
@@ -343,23 +368,29 @@ Status search_worst_makespan(const MakespanInstance& instance, const SearchOptio
   reset_root();
   const std::uint32_t root_ub = search_detail::upper_bound(t, s);
   result.upper_bound = root_ub;
+  const std::uint64_t trivial = trivial_lower_bound(t);
+  if (trivial >= root_ub && schedule.empty()) {  // proven without a schedule to show
+    result.lower_bound = root_ub;
+    result.exact = true;
+    return Status::ok;
+  }
   // A schedule cut after c cycles with a warp left continues into a real
   // work-conserving one of at least c + 1 cycles.
   bool complete = true;
   const std::uint64_t a =
       run_policy(t, true, s, take, next, schedule, result, options.max_steps, complete);
-  if (!complete) return policies_cut(result, a + 1, 0);
+  if (!complete) return policies_cut(result, a + 1, trivial, 0);
   reset_root();
   const std::uint64_t b = run_policy(t, false, s, take, next, {}, result, options.max_steps, complete);
   if (!complete) {
     const bool kept = !schedule.empty() && a * t.length <= schedule.size();
-    return policies_cut(result, std::max(a, b + 1), kept ? a : 0);
+    return policies_cut(result, std::max(a, b + 1), trivial, kept ? a : 0);
   }
   std::uint64_t incumbent = a;
   if (b > a) {
     reset_root();
     incumbent = run_policy(t, false, s, take, next, schedule, result, options.max_steps, complete);
-    if (!complete) return policies_cut(result, b, 0);  // a's schedule is overwritten
+    if (!complete) return policies_cut(result, b, trivial, 0);  // a's schedule is overwritten
   }
   std::uint64_t schedule_length = incumbent;
   reset_root();
@@ -375,6 +406,8 @@ Status search_worst_makespan(const MakespanInstance& instance, const SearchOptio
   result.memo_used = memo.used();
   if (engine.best_schedule() > result.lower_bound) result.lower_bound = engine.best_schedule();
   if (!done || engine.aborted()) {
+    // trivial < root_ub here (else a complete incumbent reached root_ub).
+    if (trivial > result.lower_bound) result.lower_bound = trivial;
     result.exact = false;
     if (!schedule.empty() && schedule_length * t.length <= schedule.size()) {
       result.schedule_cycles = schedule_length;

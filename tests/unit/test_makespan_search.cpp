@@ -181,8 +181,10 @@ TEST(MakespanSearch, StepBudgetBoundsTheIncumbentSchedules) {
     EXPECT_EQ(r.status, Status::budget_exhausted);
     EXPECT_EQ(r.result.steps, budget);
     EXPECT_EQ(r.result.nodes, 0u);
-    EXPECT_EQ(r.result.lower_bound, budget + 1);
-    EXPECT_GE(r.result.upper_bound, 65535u * 32);  // 32 L per warp, one L a cycle
+    // Every schedule serves 32 L per warp, one L a cycle: 65,535 * 32 cycles,
+    // more than the cut incumbent's budget + 1 shows.
+    EXPECT_EQ(r.result.lower_bound, 65535u * 32);
+    EXPECT_GE(r.result.upper_bound, 65535u * 32);
     EXPECT_FALSE(r.result.exact);
   }
   // The first schedule completes (W + 1 = 3 cycles for LC, one warp of each
@@ -195,6 +197,38 @@ TEST(MakespanSearch, StepBudgetBoundsTheIncumbentSchedules) {
   EXPECT_EQ(r.result.schedule_cycles, 3u);
   EXPECT_TRUE(replays(small, r.schedule, 3));
   EXPECT_EQ(r.result.lower_bound, 3u);
+}
+
+// Where the trivial lower bound (one warp's string, the busiest class's
+// work) meets min(B1, B2) the worst case is known without a search: LLLL
+// with one L a cycle, 8 warps, takes 32 cycles in every schedule. Without a
+// schedule to show the answer is exact at once; with one, the incumbent's
+// schedule is a worst one, and a budget too small to play it leaves the
+// exact value without a schedule.
+TEST(MakespanSearch, TrivialLowerBoundMeetingTheUpperBoundIsExact) {
+  const Problem p = make("LLLL", 1, 1, 8);
+  SearchOptions o;
+  o.max_steps = 1;
+  const SearchRun bare = search(p, o, false);
+  EXPECT_EQ(bare.status, Status::ok);
+  EXPECT_TRUE(bare.result.exact);
+  EXPECT_EQ(bare.result.lower_bound, 32u);
+  EXPECT_EQ(bare.result.upper_bound, 32u);
+  EXPECT_EQ(bare.result.steps, 0u);
+  EXPECT_EQ(bare.result.nodes, 0u);
+
+  const SearchRun cut = search(p, o);
+  EXPECT_EQ(cut.status, Status::schedule_unavailable);
+  EXPECT_TRUE(cut.result.exact);
+  EXPECT_EQ(cut.result.lower_bound, 32u);
+  EXPECT_EQ(cut.result.upper_bound, 32u);
+  EXPECT_EQ(cut.result.schedule_cycles, 0u);
+
+  const SearchRun full = search(p);
+  EXPECT_EQ(full.status, Status::ok);
+  EXPECT_EQ(full.result.upper_bound, 32u);
+  EXPECT_EQ(full.result.schedule_cycles, 32u);
+  EXPECT_TRUE(replays(p, full.schedule, 32));
 }
 
 // A budget caps the search's depth, hence its frames: a budget exactly as
