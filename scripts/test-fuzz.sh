@@ -9,7 +9,7 @@ dir=$(realpath -m "${1:-$root/build/fuzz}")
 runs=${FUZZ_RUNS:-20000}
 seconds=${FUZZ_SECONDS:-20}
 targets=(fuzz_accelsim fuzz_ptx fuzz_ptx_flow fuzz_native_trace fuzz_hardware_file fuzz_gpgpusim_config fuzz_profile
-         fuzz_manifest fuzz_makespan_config fuzz_capi_block)
+         fuzz_manifest fuzz_makespan_config fuzz_capi_block fuzz_capi_makespan)
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGPUWCET_BUILD_FUZZERS=ON -DGPUWCET_BUILD_EXAMPLES=OFF -DGPUWCET_GLPK=OFF >/dev/null
