@@ -199,7 +199,9 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_profile_arena_bytes(size_t register_
                                                                 size_t* bytes);
 
 /* Algorithm 1: phases and section summaries of one warp running
- * instructions[0..count) alone, in linear time. `phases` may be NULL (with
+ * instructions[0..count) alone, in linear time. Phases come in time order,
+ * each starting at or after the end of the one before, with their sections
+ * in order; a section's phases sum to its summary's execution + idle. `phases` may be NULL (with
  * phase_capacity 0): phases are then only counted. `sections` must hold at
  * least barriers + 1 entries. `info` receives the counts even when the
  * phases or sections are too few; `sections` may be NULL with

@@ -76,7 +76,9 @@ GPUWCET_CHECK_RETURN gpuwcet_status gpuwcet_makespan_schedule_entries(
  * *result gets method SEARCH, safe = 1, makespan = upper_bound, and:
  * - GPUWCET_OK: exact = 1, lower_bound == upper_bound;
  * - GPUWCET_BUDGET_EXHAUSTED: exact = 0; some real schedule takes at least
- *   lower_bound cycles, upper_bound is a safe bound. A scheduler can use
+ *   lower_bound cycles (never less than the trivial lower bound of
+ *   gpuwcet_makespan_pessimistic, which every schedule takes), upper_bound
+ *   is a safe bound. A scheduler can use
  *   upper_bound.
  * - GPUWCET_SCHEDULE_UNAVAILABLE (only with a schedule buffer): exact = 1 as
  *   for GPUWCET_OK, but the budget (max_nodes, max_steps, which rebuilding

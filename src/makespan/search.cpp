@@ -288,9 +288,10 @@ std::uint64_t trivial_lower_bound(const Tables& t) noexcept {
   std::uint64_t best = t.length;
   for (std::size_t u = 0; u < t.classes; ++u) {
     // At most 65,535 warps and 64 positions: no overflow; capacity >= 1
-    // (build_tables).
+    // (build_tables), any 64-bit value through the C++ API, so the ceiling
+    // is taken without adding to `work`.
     const std::uint64_t work = t.warps * (t.offset[u + 1] - t.offset[u]);
-    const std::uint64_t need = (work + t.capacity[u] - 1) / t.capacity[u];
+    const std::uint64_t need = work / t.capacity[u] + (work % t.capacity[u] != 0 ? 1 : 0);
     if (need > best) best = need;
   }
   return best;
@@ -369,10 +370,11 @@ Status search_worst_makespan(const MakespanInstance& instance, const SearchOptio
   const std::uint32_t root_ub = search_detail::upper_bound(t, s);
   result.upper_bound = root_ub;
   const std::uint64_t trivial = trivial_lower_bound(t);
-  if (trivial >= root_ub && schedule.empty()) {  // proven without a schedule to show
+  if (trivial >= root_ub) {  // proven: only a worst schedule may be missing
     result.lower_bound = root_ub;
     result.exact = true;
-    return Status::ok;
+    if (schedule.empty()) return Status::ok;
+    if (std::uint64_t{root_ub} * t.length > schedule.size()) return Status::buffer_too_small;
   }
   // A schedule cut after c cycles with a warp left continues into a real
   // work-conserving one of at least c + 1 cycles.
@@ -380,8 +382,13 @@ Status search_worst_makespan(const MakespanInstance& instance, const SearchOptio
   const std::uint64_t a =
       run_policy(t, true, s, take, next, schedule, result, options.max_steps, complete);
   if (!complete) return policies_cut(result, a + 1, trivial, 0);
-  reset_root();
-  const std::uint64_t b = run_policy(t, false, s, take, next, {}, result, options.max_steps, complete);
+  // A complete schedule as long as the safe bound is a worst one (below:
+  // done at once); the second policy cannot be longer.
+  std::uint64_t b = 0;
+  if (a < root_ub) {
+    reset_root();
+    b = run_policy(t, false, s, take, next, {}, result, options.max_steps, complete);
+  }
   if (!complete) {
     const bool kept = !schedule.empty() && a * t.length <= schedule.size();
     return policies_cut(result, std::max(a, b + 1), trivial, kept ? a : 0);

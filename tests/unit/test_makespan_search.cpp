@@ -188,15 +188,32 @@ TEST(MakespanSearch, StepBudgetBoundsTheIncumbentSchedules) {
     EXPECT_FALSE(r.result.exact);
   }
   // The first schedule completes (W + 1 = 3 cycles for LC, one warp of each
-  // class a cycle), the second is cut: the first one's schedule is kept.
+  // class a cycle) and reaches the safe bound, 3: it is a worst schedule,
+  // and the second is not played.
   const Problem small = make("LC", 1, 1, 2);
   SearchOptions o;
   o.max_steps = 4;
   const SearchRun r = search(small, o);
-  EXPECT_EQ(r.status, Status::budget_exhausted);
+  EXPECT_EQ(r.status, Status::ok);
+  EXPECT_TRUE(r.result.exact);
+  EXPECT_EQ(r.result.upper_bound, 3u);
   EXPECT_EQ(r.result.schedule_cycles, 3u);
   EXPECT_TRUE(replays(small, r.schedule, 3));
-  EXPECT_EQ(r.result.lower_bound, 3u);
+  EXPECT_EQ(r.result.steps, 3u);
+  // Where the first schedule is shorter than the safe bound, a budget that
+  // lets it finish but cuts the second keeps it.
+  const Problem other = make("CLLCC", 1, 1, 3);
+  bool seen = false;
+  for (std::uint64_t steps = 1; steps < 200 && !seen; ++steps) {
+    o.max_steps = steps;
+    const SearchRun c = search(other, o);
+    if (c.status != Status::budget_exhausted || c.result.schedule_cycles == 0) continue;
+    seen = true;
+    EXPECT_TRUE(replays(other, c.schedule, c.result.schedule_cycles));
+    EXPECT_GE(c.result.lower_bound, c.result.schedule_cycles);
+    EXPECT_LT(c.result.schedule_cycles, c.result.upper_bound);
+  }
+  EXPECT_TRUE(seen);
 }
 
 // Where the trivial lower bound (one warp's string, the busiest class's
@@ -229,6 +246,18 @@ TEST(MakespanSearch, TrivialLowerBoundMeetingTheUpperBoundIsExact) {
   EXPECT_EQ(full.result.upper_bound, 32u);
   EXPECT_EQ(full.result.schedule_cycles, 32u);
   EXPECT_TRUE(replays(p, full.schedule, 32));
+
+  // A schedule buffer too small for 32 cycles: the exact bounds, at once.
+  std::size_t bytes = 0;
+  ASSERT_EQ(makespan_search_arena_bytes(p.in, SearchOptions{}, bytes), Status::ok);
+  std::vector<std::byte> arena(bytes);
+  std::vector<std::uint32_t> few(31 * 4);
+  SearchResult small;
+  EXPECT_EQ(search_worst_makespan(p.in, SearchOptions{}, arena, small, few),
+            Status::buffer_too_small);
+  EXPECT_TRUE(small.exact);
+  EXPECT_EQ(small.upper_bound, 32u);
+  EXPECT_EQ(small.steps, 0u);
 }
 
 // A budget caps the search's depth, hence its frames: a budget exactly as

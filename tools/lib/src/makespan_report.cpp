@@ -331,8 +331,8 @@ std::vector<std::vector<std::uint64_t>> warp_cycles(const ValidatedProblem& v,
 
 std::string gantt(const ValidatedProblem& v, const MakespanReport& r, std::uint64_t warps) {
   if (!r.schedule_available) {
-    return "schedule: not available (the bounds are exact; the node budget ran out while "
-           "rebuilding a worst schedule: raise --budget-nodes or --budget-steps)\n";
+    return "schedule: not available (the bounds are exact; the budget ran out while "
+           "making a worst schedule: raise --budget-nodes or --budget-steps)\n";
   }
   if (warps > kMaxChartCells / std::max<std::uint64_t>(r.schedule_cycles, 1)) {
     return fmt::format("schedule: {} warps x {} cycles, too large to draw (over {} cells); "
