@@ -279,22 +279,23 @@ std::uint64_t run_policy(const Tables& t, bool most_advanced, Count* s, Count* t
   return cycles;
 }
 
-// No work-conserving schedule is shorter than one warp's transformed string
-// or than its busiest class needs: makespan_lower_bound on the same string.
-// Every schedule takes at least this long, so it is a lower bound in
+// makespan_lower_bound on the searched string: no work-conserving schedule
+// is shorter than one warp's string or than its busiest class needs. Every
+// schedule takes at least this long, so it is a lower bound in
 // SearchResult's sense (a real schedule takes at least it), and where it
 // meets min(B1, B2) it is the worst case, with no search.
 std::uint64_t trivial_lower_bound(const Tables& t) noexcept {
-  std::uint64_t best = t.length;
+  TransformedShape shape;
+  shape.class_count = t.classes;
+  shape.length = t.length;
   for (std::size_t u = 0; u < t.classes; ++u) {
-    // At most 65,535 warps and 64 positions: no overflow; capacity >= 1
-    // (build_tables), any 64-bit value through the C++ API, so the ceiling
-    // is taken without adding to `work`.
-    const std::uint64_t work = t.warps * (t.offset[u + 1] - t.offset[u]);
-    const std::uint64_t need = work / t.capacity[u] + (work % t.capacity[u] != 0 ? 1 : 0);
-    if (need > best) best = need;
+    shape.capacity[u] = t.capacity[u];
+    shape.count[u] = t.offset[u + 1] - t.offset[u];
   }
-  return best;
+  std::uint64_t cycles = 0;
+  // Tables are validated (warps and capacities >= 1): it cannot fail; if it
+  // did, one warp's string is still a lower bound.
+  return makespan_lower_bound(shape, t.warps, cycles) == Status::ok ? cycles : t.length;
 }
 
 // The budget ran out while the incumbent policies played: the bounds known
