@@ -11,45 +11,26 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "fuzz_bytes.hpp"
 #include "gpuwcet.h"
 
 namespace {
 
-void check(bool ok) {
-  if (!ok) std::abort();
+using gpuwcet::fuzz::Bytes;
+
+// A 32-bit field: mostly small, sometimes at or past the documented limits
+// (2^20, 2^24), sometimes anything.
+std::uint32_t field(Bytes& in) {
+  switch (in.u8() % 8) {
+    case 0: return in.u32();
+    case 1: return (1u << 20) + (in.u8() % 3) - 1;
+    case 2: return (1u << 24) + (in.u8() % 3) - 1;
+    default: return in.u8();
+  }
 }
-
-// The input read front to back; past its end every read is 0.
-class Bytes {
- public:
-  Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  std::uint8_t u8() { return at_ < size_ ? data_[at_++] : 0; }
-  std::uint16_t u16() { return static_cast<std::uint16_t>(u8() | (u8() << 8)); }
-  std::uint32_t u32() { return static_cast<std::uint32_t>(u16()) | (std::uint32_t{u16()} << 16); }
-  // A 32-bit field: mostly small, sometimes at or past the documented
-  // limits (2^20, 2^24), sometimes anything.
-  std::uint32_t field() {
-    switch (u8() % 8) {
-      case 0: return u32();
-      case 1: return (1u << 20) + (u8() % 3) - 1;
-      case 2: return (1u << 24) + (u8() % 3) - 1;
-      default: return u8();
-    }
-  }
-  void copy(void* out, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) static_cast<std::uint8_t*>(out)[i] = u8();
-  }
-  std::size_t left() const { return size_ - at_; }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
 
 constexpr std::size_t kMaxWarps = 4;
 constexpr std::size_t kMaxInstructions = 2048;  // all warps together
@@ -63,7 +44,7 @@ void hardware(Bytes& in, gpuwcet_hardware_desc& hw) {
     if (in.u8() % 4 != 0) hw.struct_size = sizeof hw;
     return;
   }
-  if (gpuwcet_hardware_preset(in.u8() % 2 ? "rtx3070" : "orin-sm", in.field(), &hw) !=
+  if (gpuwcet_hardware_preset(in.u8() % 2 ? "rtx3070" : "orin-sm", field(in), &hw) !=
       GPUWCET_OK) {
     std::memset(&hw, 0, sizeof hw);
     hw.struct_size = sizeof hw;
@@ -72,8 +53,8 @@ void hardware(Bytes& in, gpuwcet_hardware_desc& hw) {
     hw.unit_count = 1u + in.u8() % (GPUWCET_MAX_FUNCTIONAL_UNITS + 2);
     for (std::uint32_t u = 0; u < GPUWCET_MAX_FUNCTIONAL_UNITS; ++u) {
       gpuwcet_functional_unit& f = hw.units[u];
-      f.initiation = in.field();
-      f.latency = in.field();
+      f.initiation = field(in);
+      f.latency = field(in);
       const std::uint8_t r = in.u8();
       f.resource = r < 200 ? static_cast<std::uint16_t>(r % (GPUWCET_MAX_RESOURCES + 2))
                            : static_cast<std::uint16_t>(GPUWCET_OWN_RESOURCE);
@@ -86,7 +67,7 @@ void hardware(Bytes& in, gpuwcet_hardware_desc& hw) {
                                &hw.launch_delay,   &hw.exit_issues,   &hw.collector_units};
   for (std::uint8_t n = in.u8() % 6; n != 0; --n) {
     const std::uint8_t which = in.u8() % (sizeof pipeline / sizeof pipeline[0]);
-    *pipeline[which] = which == 8 ? in.u8() % 70 : in.field();
+    *pipeline[which] = which == 8 ? in.u8() % 70 : field(in);
   }
 }
 
@@ -122,7 +103,7 @@ struct Warp {
 bool profile(const gpuwcet_hardware_desc& hw, const std::vector<gpuwcet_instruction>& code,
              std::size_t registers, const Arena& arena, Warp& w) {
   static std::array<gpuwcet_phase, kMaxPhases> phases;
-  check(gpuwcet_profile_info_init(&w.info) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_profile_info_init(&w.info) == GPUWCET_OK);
   const gpuwcet_status st =
       gpuwcet_profile_warp(&hw, code.data(), code.size(), registers, arena.data, arena.size,
                            phases.data(), phases.size(), w.sections.data(), w.sections.size(),
@@ -134,25 +115,25 @@ bool profile(const gpuwcet_hardware_desc& hw, const std::vector<gpuwcet_instruct
                                                        &w.alone[drain]);
     // The same input errors; a profile that overflows its phase or section
     // arrays still runs alone.
-    if (st == GPUWCET_OK) check(a == GPUWCET_OK);
+    if (st == GPUWCET_OK) FUZZ_CHECK(a == GPUWCET_OK);
     if (a != GPUWCET_OK) w.alone[drain] = 0;
   }
   if (st != GPUWCET_OK) return false;
-  check(w.info.instructions <= code.size());
-  check(w.info.section_count >= 1 && w.info.section_count <= kMaxSections);
-  check(w.info.phase_count <= kMaxPhases);
-  check(w.alone[1] == w.info.total_cycles);  // barriers_drain 1 is total_cycles
+  FUZZ_CHECK(w.info.instructions <= code.size());
+  FUZZ_CHECK(w.info.section_count >= 1 && w.info.section_count <= kMaxSections);
+  FUZZ_CHECK(w.info.phase_count <= kMaxPhases);
+  FUZZ_CHECK(w.alone[1] == w.info.total_cycles);  // barriers_drain 1 is total_cycles
   std::array<std::uint64_t, kMaxSections> lengths{};
   std::array<std::uint32_t, kMaxSections> counts{};
   for (std::size_t p = 0; p < w.info.phase_count; ++p) {
     const gpuwcet_phase& ph = phases[p];
-    check(ph.length > 0);
-    check(ph.kind == GPUWCET_PHASE_EXECUTION || ph.kind == GPUWCET_PHASE_IDLE);
-    check(ph.reserved[0] == 0 && ph.reserved[1] == 0 && ph.reserved[2] == 0);
-    check(ph.section < w.info.section_count);
+    FUZZ_CHECK(ph.length > 0);
+    FUZZ_CHECK(ph.kind == GPUWCET_PHASE_EXECUTION || ph.kind == GPUWCET_PHASE_IDLE);
+    FUZZ_CHECK(ph.reserved[0] == 0 && ph.reserved[1] == 0 && ph.reserved[2] == 0);
+    FUZZ_CHECK(ph.section < w.info.section_count);
     if (p != 0) {
-      check(ph.section >= phases[p - 1].section);
-      check(ph.start >= phases[p - 1].start + phases[p - 1].length);
+      FUZZ_CHECK(ph.section >= phases[p - 1].section);
+      FUZZ_CHECK(ph.start >= phases[p - 1].start + phases[p - 1].length);
     }
     lengths[ph.section] += ph.length;
     ++counts[ph.section];
@@ -160,12 +141,12 @@ bool profile(const gpuwcet_hardware_desc& hw, const std::vector<gpuwcet_instruct
   std::uint64_t phase_total = 0;
   for (std::size_t s = 0; s < w.info.section_count; ++s) {
     const gpuwcet_section_summary& sum = w.sections[s];
-    check(sum.execution + sum.idle == lengths[s]);
-    check(sum.phase_count == counts[s]);
-    check(sum.execution + sum.idle <= sum.length);
+    FUZZ_CHECK(sum.execution + sum.idle == lengths[s]);
+    FUZZ_CHECK(sum.phase_count == counts[s]);
+    FUZZ_CHECK(sum.execution + sum.idle <= sum.length);
     phase_total += sum.phase_count;
   }
-  check(phase_total == w.info.phase_count);
+  FUZZ_CHECK(phase_total == w.info.phase_count);
   return true;
 }
 
@@ -181,7 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t registers = r < 250 ? r : GPUWCET_MAX_REGISTER_COUNT - 1 + (r - 250) % 3;
   std::size_t bytes = 0;
   if (gpuwcet_profile_arena_bytes(registers, &bytes) != GPUWCET_OK) {
-    check(registers > GPUWCET_MAX_REGISTER_COUNT);
+    FUZZ_CHECK(registers > GPUWCET_MAX_REGISTER_COUNT);
     bytes = 64;
   }
   // Sometimes an arena a little too small: an error, nothing written past it.
@@ -214,14 +195,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         all.insert(all.end(), w.sections.begin(), w.sections.begin() + sections);
       }
       gpuwcet_block_bound b;
-      check(gpuwcet_block_bound_init(&b) == GPUWCET_OK);
+      FUZZ_CHECK(gpuwcet_block_bound_init(&b) == GPUWCET_OK);
       const gpuwcet_status st = gpuwcet_block_bound_from_summaries(all.data(), warps, sections, &b);
-      check(st == GPUWCET_OK || st == GPUWCET_OVERFLOW);
+      FUZZ_CHECK(st == GPUWCET_OK || st == GPUWCET_OVERFLOW);
       if (st == GPUWCET_OK) {
-        check(b.safe_upper_bound >= b.lower_bound);
+        FUZZ_CHECK(b.safe_upper_bound >= b.lower_bound);
         // A warp alone is at most the block's safe bound (gpuwcet_block.h).
         for (const Warp& w : profiled) {
-          check(w.alone[0] <= b.safe_upper_bound && w.alone[1] <= b.safe_upper_bound);
+          FUZZ_CHECK(w.alone[0] <= b.safe_upper_bound && w.alone[1] <= b.safe_upper_bound);
         }
       }
     }
@@ -232,7 +213,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<gpuwcet_section_summary> raw(raw_warps * raw_sections + 1);
   for (auto& s : raw) in.copy(&s, sizeof s);
   gpuwcet_block_bound b;
-  check(gpuwcet_block_bound_init(&b) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_block_bound_init(&b) == GPUWCET_OK);
   (void)gpuwcet_block_bound_from_summaries(raw.data(), raw_warps, raw_sections, &b);
   return 0;
 }

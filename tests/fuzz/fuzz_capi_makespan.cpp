@@ -7,39 +7,15 @@
 // documented relation (gpuwcet.h, gpuwcet_makespan_search.h) is a bug.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "fuzz_bytes.hpp"
 #include "gpuwcet.h"
 
 namespace {
 
-void check_at(bool ok, int line) {
-  if (ok) return;
-  std::fprintf(stderr, "fuzz_capi_makespan.cpp:%d: check failed\n", line);
-  std::abort();
-}
-#define check(ok) check_at((ok), __LINE__)
-
-// The input read front to back; past its end every read is 0.
-class Bytes {
- public:
-  Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  std::uint8_t u8() { return at_ < size_ ? data_[at_++] : 0; }
-  std::uint16_t u16() { return static_cast<std::uint16_t>(u8() | (u8() << 8)); }
-  std::uint32_t u32() { return static_cast<std::uint32_t>(u16()) | (std::uint32_t{u16()} << 16); }
-  std::uint64_t u64() { return static_cast<std::uint64_t>(u32()) | (std::uint64_t{u32()} << 32); }
-  void copy(void* out, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) static_cast<std::uint8_t*>(out)[i] = u8();
-  }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
+using gpuwcet::fuzz::Bytes;
 
 // Budgets that keep one input's search short.
 constexpr std::uint64_t kMaxNodes = 4000;
@@ -54,7 +30,7 @@ void sm_from(Bytes& in, gpuwcet_sm_desc& sm) {
     return;
   }
   const std::uint8_t w = in.u8();
-  check(gpuwcet_sm_init(&sm, w < 240 ? 32 : (w < 250 ? w % 8 : in.u32())) == GPUWCET_OK ||
+  FUZZ_CHECK(gpuwcet_sm_init(&sm, w < 240 ? 32 : (w < 250 ? w % 8 : in.u32())) == GPUWCET_OK ||
         sm.warp_size == 0);
   for (std::uint8_t n = 1 + in.u8() % (GPUWCET_MAX_UNIT_CLASSES + 1); n != 0; --n) {
     const std::uint8_t s = in.u8();
@@ -88,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const gpuwcet_status tl =
       gpuwcet_transformed_length(&sm, kernel.data(), kernel.size(), &length, &error_index);
   if (tl == GPUWCET_UNKNOWN_SYMBOL || tl == GPUWCET_UNDESCRIBED_CLASS) {
-    check(error_index == ~std::size_t{0} || error_index < kernel.size());
+    FUZZ_CHECK(error_index == ~std::size_t{0} || error_index < kernel.size());
   }
   std::vector<std::uint8_t> scratch;
   if (tl == GPUWCET_OK && length < (std::uint64_t{1} << 20)) {
@@ -97,8 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t written = 0;
     const gpuwcet_status ts =
         gpuwcet_transform_kernel(&sm, kernel.data(), kernel.size(), out.data(), capacity, &written);
-    check(ts == (capacity == out.size() ? GPUWCET_OK : GPUWCET_BUFFER_TOO_SMALL));
-    if (ts == GPUWCET_OK) check(written == length && out[written] == 0);
+    FUZZ_CHECK(ts == (capacity == out.size() ? GPUWCET_OK : GPUWCET_BUFFER_TOO_SMALL));
+    if (ts == GPUWCET_OK) FUZZ_CHECK(written == length && out[written] == 0);
     scratch.resize(static_cast<std::size_t>(length));
   }
 
@@ -106,30 +82,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   gpuwcet_makespan_result pess;
   gpuwcet_makespan_result order;
   gpuwcet_makespan_result paper;
-  check(gpuwcet_makespan_result_init(&pess) == GPUWCET_OK);
-  check(gpuwcet_makespan_result_init(&order) == GPUWCET_OK);
-  check(gpuwcet_makespan_result_init(&paper) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_makespan_result_init(&pess) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_makespan_result_init(&order) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_makespan_result_init(&paper) == GPUWCET_OK);
   const gpuwcet_status ps =
       gpuwcet_makespan_pessimistic(&sm, kernel.data(), kernel.size(), warps, &pess);
   if (ps == GPUWCET_OK) {
-    check(pess.safe == 1 && pess.method == GPUWCET_METHOD_PESSIMISTIC);
-    check(pess.makespan == pess.upper_bound && pess.lower_bound <= pess.upper_bound);
+    FUZZ_CHECK(pess.safe == 1 && pess.method == GPUWCET_METHOD_PESSIMISTIC);
+    FUZZ_CHECK(pess.makespan == pess.upper_bound && pess.lower_bound <= pess.upper_bound);
   }
   const gpuwcet_status os = gpuwcet_makespan_order_aware(
       &sm, kernel.data(), kernel.size(), warps, scratch.data(), scratch.size(), &order);
   if (os == GPUWCET_OK) {
-    check(order.safe == 1 && order.lower_bound <= order.makespan);
+    FUZZ_CHECK(order.safe == 1 && order.lower_bound <= order.makespan);
     // Never above the pessimistic bound (gpuwcet.h). That one can overflow
     // where rule N leaves a class out of the order-aware bound, which fits.
-    if (ps == GPUWCET_OK) check(order.makespan <= pess.makespan);
+    if (ps == GPUWCET_OK) FUZZ_CHECK(order.makespan <= pess.makespan);
   }
   const gpuwcet_status es =
       gpuwcet_makespan_paper_estimate(&sm, kernel.data(), kernel.size(), warps, &paper);
-  if (es == GPUWCET_OK) check(paper.safe == 0);
+  if (es == GPUWCET_OK) FUZZ_CHECK(paper.safe == 0);
 
   // The exact search and the approximation, within a budget.
   gpuwcet_search_options opts;
-  check(gpuwcet_search_options_init(&opts) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_search_options_init(&opts) == GPUWCET_OK);
   opts.memo_entries = in.u8() % 8 == 0 ? in.u32() : 1 + in.u16() % 4096;
   opts.max_nodes = 1 + in.u16() % kMaxNodes;
   opts.max_steps = 1 + in.u32() % kMaxSteps;
@@ -150,41 +126,41 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::uint32_t> schedule(entries);
   gpuwcet_makespan_result exact;
   gpuwcet_search_stats stats;
-  check(gpuwcet_makespan_result_init(&exact) == GPUWCET_OK);
-  check(gpuwcet_search_stats_init(&stats) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_makespan_result_init(&exact) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_search_stats_init(&stats) == GPUWCET_OK);
   const gpuwcet_status ss = gpuwcet_makespan_search(
       &sm, kernel.data(), kernel.size(), warps, &opts, storage.data() + offset, bytes - short_by,
       &exact, entries != 0 ? schedule.data() : nullptr, entries, &stats);
-  if (short_by != 0) check(ss == GPUWCET_BUFFER_TOO_SMALL);
+  if (short_by != 0) FUZZ_CHECK(ss == GPUWCET_BUFFER_TOO_SMALL);
   if (ss == GPUWCET_OK || ss == GPUWCET_BUDGET_EXHAUSTED || ss == GPUWCET_SCHEDULE_UNAVAILABLE) {
-    check(ps == GPUWCET_OK);
-    check(exact.safe == 1 && exact.method == GPUWCET_METHOD_SEARCH);
-    check(exact.makespan == exact.upper_bound && exact.lower_bound <= exact.upper_bound);
+    FUZZ_CHECK(ps == GPUWCET_OK);
+    FUZZ_CHECK(exact.safe == 1 && exact.method == GPUWCET_METHOD_SEARCH);
+    FUZZ_CHECK(exact.makespan == exact.upper_bound && exact.lower_bound <= exact.upper_bound);
     // Every schedule takes at least the closed form's lower bound, and the
     // worst one at most any safe bound.
-    check(exact.lower_bound >= pess.lower_bound);
+    FUZZ_CHECK(exact.lower_bound >= pess.lower_bound);
     if (ss != GPUWCET_BUDGET_EXHAUSTED) {
-      check(exact.exact == 1 && exact.lower_bound == exact.upper_bound);
-      check(exact.makespan <= pess.makespan);
-      if (os == GPUWCET_OK) check(exact.makespan <= order.makespan);
+      FUZZ_CHECK(exact.exact == 1 && exact.lower_bound == exact.upper_bound);
+      FUZZ_CHECK(exact.makespan <= pess.makespan);
+      if (os == GPUWCET_OK) FUZZ_CHECK(exact.makespan <= order.makespan);
     }
     if (ss == GPUWCET_OK && entries != 0) {
       // A worst schedule: as long as the worst case, every warp through
       // every transformed position once.
-      check(stats.schedule_cycles == exact.makespan);
+      FUZZ_CHECK(stats.schedule_cycles == exact.makespan);
       const std::uint64_t width = stats.transformed_length;
-      check(stats.schedule_cycles * width <= entries);
+      FUZZ_CHECK(stats.schedule_cycles * width <= entries);
       for (std::uint64_t k = 0; k < width; ++k) {
         std::uint64_t through = 0;
         for (std::uint64_t t = 0; t < stats.schedule_cycles; ++t) {
           through += schedule[t * width + k];
         }
-        check(through == warps);
+        FUZZ_CHECK(through == warps);
       }
     }
   }
   gpuwcet_makespan_result approx;
-  check(gpuwcet_makespan_result_init(&approx) == GPUWCET_OK);
+  FUZZ_CHECK(gpuwcet_makespan_result_init(&approx) == GPUWCET_OK);
   const std::uint64_t group = 1 + in.u8() % 4;
   std::size_t approx_bytes = 0;
   if (gpuwcet_makespan_approx_arena_bytes(&sm, kernel.data(), kernel.size(), warps, group, &opts,
@@ -198,8 +174,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                                     group, &opts, approx_arena.data(),
                                                     approx_arena.size(), &approx, &best);
   if (as == GPUWCET_OK || as == GPUWCET_BUDGET_EXHAUSTED) {
-    check(approx.safe == 0 && approx.method == GPUWCET_METHOD_APPROX);
-    check(best >= 1 && best <= group);
+    FUZZ_CHECK(approx.safe == 0 && approx.method == GPUWCET_METHOD_APPROX);
+    FUZZ_CHECK(best >= 1 && best <= group);
   }
   return 0;
 }
