@@ -11,7 +11,8 @@
 #   --no-block-dim   read the traces without their launch shapes
 #   --ptx-dir DIR    read each trace with the PTX file its lines name, when DIR
 #                    holds it (--ptx: join points from the file; the data set
-#                    does not carry these files)
+#                    does not carry these files); without it, none, even one
+#                    next to a trace (--no-ptx)
 # Each trace is read with the gpgpusim.config next to it and the launch shape
 # of the run that produced it (shape_of below, as in
 # tests/tools/test_real_traces.cpp).
@@ -50,7 +51,9 @@ rows=$(for f in "$data"/*/*.trace; do
   shape=$(shape_of "$f")
   shape_args=(--block-dim "$shape")
   [ "$use_shape" = 1 ] || { shape_args=(); shape=unknown; }
-  ptx_args=()
+  # Without --ptx-dir, no PTX file at all: not even one that lies next to
+  # the trace, which block-wcet would otherwise take.
+  ptx_args=(--no-ptx)
   followed=no
   if [ -n "$ptx_dir" ]; then
     named=$(sed -n '1s/.*(\(.*\):[0-9]*).*/\1/p' "$f")

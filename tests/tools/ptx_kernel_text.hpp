@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "gpuwcet_tools/lane_values.hpp"
@@ -47,6 +48,58 @@ inline std::string kernel(const std::string& body) {
 
 inline TraceLocation at_line(const PtxControlFlow& flow, std::uint32_t line) {
   return TraceLocation{0x100 + 8 * std::uint64_t{flow.index_of_line(line)}, "k.ptx", line, {}};
+}
+
+// A loop whose body only the lanes tid > i run, barrier included, as nvcc
+// compiles lud_diagonal: the lanes tid <= i wait at BB0_3, the immediate
+// post-dominator of the branch; the label BB0_2 inside the body joins
+// nothing.
+inline const std::string kLudLike = kernel(
+    "mov.u32 %r1, %tid.x;\n"
+    "mov.u32 %r2, sh;\n"
+    "mov.u32 %r10, 0;\n"
+    "\n"
+    "BB0_1:\n"
+    "setp.le.u32 %p1, %r1, %r10;\n"
+    "@%p1 bra BB0_3;\n"
+    "\n"
+    "ld.shared.f32 %f1, [%r2];\n"
+    "bar.sync 0;\n"
+    "\n"
+    "BB0_2:\n"
+    "ld.shared.f32 %f2, [%r2+4];\n"
+    "\n"
+    "BB0_3:\n"
+    "add.s32 %r10, %r10, 1;\n"
+    "shl.b32 %r3, %r10, 2;\n"
+    "add.s32 %r4, %r2, %r3;\n"
+    "ld.shared.f32 %f3, [%r4];\n"
+    "setp.lt.s32 %p2, %r10, 3;\n"
+    "@%p2 bra BB0_1;\n"
+    "\n"
+    "ret;\n");
+
+// A GPGPU-Sim PTX trace of one warp of 32 threads running kLudLike: each
+// iteration i (0, 1, 2) the lanes tid > i run the body.
+inline std::string lud_like_trace() {
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", kLudLike);
+  std::vector<std::string> order{"mov.u32 %r1, %tid.x;", "mov.u32 %r2, sh;", "mov.u32 %r10, 0;"};
+  for (int i = 0; i < 3; ++i) {
+    for (const char* s : {"setp.le.u32 %p1, %r1, %r10;", "@%p1 bra BB0_3;", "ld.shared.f32 %f1, [%r2];",
+                          "bar.sync 0;", "ld.shared.f32 %f2, [%r2+4];", "add.s32 %r10, %r10, 1;",
+                          "shl.b32 %r3, %r10, 2;", "add.s32 %r4, %r2, %r3;", "ld.shared.f32 %f3, [%r4];",
+                          "setp.lt.s32 %p2, %r10, 3;", "@%p2 bra BB0_1;"}) {
+      order.emplace_back(s);
+    }
+  }
+  order.emplace_back("ret;");
+  std::string trace;
+  for (const std::string& s : order) {
+    const std::uint32_t line = line_of(kLudLike, s);
+    const std::uint32_t index = flow.index_of_line(line);
+    trace += fmt::format("warp 0 :  PC=0x{:x} (k.ptx:{}) {}\n", 0x100 + 8 * index, line, s);
+  }
+  return trace + "kernel_execution_time : 100\n";
 }
 
 // Feeds the instruction written on a line of `text` ("@%p1 bra L;",

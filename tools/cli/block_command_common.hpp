@@ -29,6 +29,7 @@ struct BlockOptions {
   std::string svg;
   std::string block_dim;
   std::string ptx;
+  bool no_ptx = false;
   bool json = false;
 };
 
@@ -36,7 +37,7 @@ struct Inputs {
   tools::HardwareConfig config;
   tools::TraceFile trace;
   std::string block_dim;  // as given, or "unknown"
-  std::string ptx;        // the PTX file given, or empty
+  std::string ptx;        // the PTX file given or taken next to the trace, or empty
   // With --block worst (the default), the block with the largest bound,
   // found while the trace was read: every other block's instructions are
   // dropped as soon as it is bounded (TraceReadOptions::on_block). Unset

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -53,7 +54,11 @@ void add_common_options(CLI::App* cmd, BlockOptions& o) {
                   "PTX memory accesses (default: unknown, the worst placement of a warp's lanes)");
   cmd->add_option("--ptx", o.ptx,
                   "the PTX file a GPGPU-Sim PTX trace ran (named on its lines): split lanes then "
-                  "join where GPGPU-Sim joins them (default: at any label)");
+                  "join where GPGPU-Sim joins them (default: that file if it lies next to the "
+                  "trace, else at any label)");
+  cmd->add_flag("--no-ptx", o.no_ptx,
+                "read a GPGPU-Sim PTX trace without its PTX file even if one lies next to it: "
+                "split lanes may join at any label");
   cmd->add_flag("--json", o.json, "print JSON on stdout");
   cmd->add_option("--svg", o.svg, "draw the timeline into this SVG file");
 }
@@ -86,11 +91,29 @@ Inputs load_inputs(const BlockOptions& o) {
     read_options.block_shape = *shape;
   }
   in.block_dim = o.block_dim.empty() ? "unknown" : o.block_dim;
+  if (!o.ptx.empty() && o.no_ptx) throw ToolError("give --ptx or --no-ptx, not both");
+  const TraceFormat format = parse_trace_format(o.format);
+  // As GPGPU-Sim leaves it in its run's folder, the PTX file the trace's
+  // lines name is taken when it lies next to the trace, like the
+  // gpgpusim.config.
+  const bool ptx_by_default = o.ptx.empty() && !o.no_ptx &&
+                              (format == TraceFormat::automatic || format == TraceFormat::ptx);
+  in.ptx = ptx_by_default ? ptx_file_next_to(o.trace) : o.ptx;
+  const auto by_default = [&](const ToolError& e) {
+    return ptx_by_default ? ptx_next_to_error(e, in.ptx, "--no-ptx") : e;
+  };
   std::optional<PtxControlFlow> flow;
-  if (!o.ptx.empty()) {
-    flow = PtxControlFlow::load(o.ptx);
+  if (!in.ptx.empty()) {
+    try {
+      flow = PtxControlFlow::load(in.ptx);
+    } catch (const ToolError& e) {
+      throw by_default(e);
+    }
     read_options.control_flow = &*flow;
-    in.ptx = o.ptx;
+    if (ptx_by_default) {
+      fmt::print(stderr, "note: {}: split lanes join where {}, the PTX file its lines name, next to "
+                 "it, says (--no-ptx: at any label)\n", o.trace, in.ptx);
+    }
   }
   read_options.progress = Progress("reading " + o.trace, "bytes");
   // The worst block (the default): each block bounded as soon as it is
@@ -98,7 +121,11 @@ Inputs load_inputs(const BlockOptions& o) {
   // thousands of blocks takes the memory of two.
   WorstBlockWhileReading worst(in.config.hw, in.config.barriers_drain);
   if (o.block.empty() || o.block == "worst") read_options.on_block = std::ref(worst);
-  in.trace = read_trace(o.trace, parse_trace_format(o.format), in.config, read_options);
+  try {
+    in.trace = read_trace(o.trace, format, in.config, read_options);
+  } catch (const ToolError& e) {
+    throw by_default(e);
+  }
   in.worst_block = worst.index();
   if (flow && in.trace.format != TraceFormat::ptx) {
     throw ToolError(fmt::format("--ptx is for GPGPU-Sim PTX traces; {} is not one", o.trace));
@@ -360,6 +387,7 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
                             in.trace.blocks.size(), plural(in.trace.blocks.size()));
     out.text += fmt::format("hardware            {}, memory latency {}\n", in.config.source,
                             in.config.memory_latency);
+    if (!in.ptx.empty()) out.text += fmt::format("PTX file            {}\n", in.ptx);
     out.text += fmt::format("block               {} ({} warp{}, {} section{})\n", a.label,
                             a.warps.size(), plural(a.warps.size()), a.section_bounds.size(),
                             plural(a.section_bounds.size()));

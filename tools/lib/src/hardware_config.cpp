@@ -2,9 +2,7 @@
 // between the two hardware file formats.
 #include <cctype>
 #include <cstring>
-#include <filesystem>
 #include <string>
-#include <system_error>
 
 #include <fmt/format.h>
 
@@ -134,18 +132,5 @@ HardwareConfig load_hardware_file(const std::string& path,
   const std::string content = read_text_file(path);
   return parse_hardware_text(path, content, memory_latency);
 }
-
-std::string config_next_to(const std::string& trace) {
-  if (trace == "-") return {};  // standard input lies next to nothing
-  const std::filesystem::path p = std::filesystem::path(trace).parent_path() / "gpgpusim.config";
-  std::error_code ec;
-  const bool there = std::filesystem::exists(p, ec);
-  if (ec) {
-    throw ToolError(fmt::format("{}: cannot look for a gpgpusim.config next to it ({}: {})", trace,
-                                p.string(), ec.message()));
-  }
-  return there ? p.string() : std::string();
-}
-
 
 }  // namespace gpuwcet::tools

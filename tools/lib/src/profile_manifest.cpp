@@ -47,6 +47,9 @@ struct TraceInput {
   std::uint32_t memory_latency = 0;  // 0: the hardware's own / 200 for a preset
   std::string block;          // "worst" (default), an index or a label (parse_block_choice)
   std::string block_dim;      // launch shape for PTX memory costs, "X[,Y[,Z]]"; empty: unknown
+  std::string ptx_file;       // the PTX file a PTX trace ran, relative to the manifest;
+                              // empty: the one next to the trace, if any
+  bool no_ptx_file = false;   // ptx_file = false: none, even next to the trace
   std::string where;          // manifest position of 'trace', else of another of these keys
 };
 
@@ -140,6 +143,24 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   // largest bound, whose demand (E) need not be the largest. Each block is
   // folded in as soon as it is read, its instructions then dropped: a trace
   // of thousands of blocks takes the memory of one.
+  // As block-wcet: the PTX file the trace's lines name when it lies next
+  // to the trace, unless the manifest gives one or says none.
+  const bool ptx_by_default = in.ptx_file.empty() && !in.no_ptx_file;
+  const std::string ptx = ptx_by_default ? ptx_file_next_to(relative(in.trace))
+                          : in.no_ptx_file ? std::string()
+                                           : relative(in.ptx_file);
+  const auto by_default = [&](const ToolError& e) {
+    return ptx_by_default ? ptx_next_to_error(e, ptx, "'ptx_file = false'") : e;
+  };
+  std::optional<PtxControlFlow> flow;
+  if (!ptx.empty()) {
+    try {
+      flow = PtxControlFlow::load(ptx);
+    } catch (const ToolError& e) {
+      throw by_default(e);
+    }
+    options.control_flow = &*flow;
+  }
   TracedTiming out;
   const bool every_block = in.block.empty() || in.block == "worst";
   if (every_block) {
@@ -148,7 +169,15 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
       return true;
     };
   }
-  const TraceFile trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
+  TraceFile trace;
+  try {
+    trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
+  } catch (const ToolError& e) {
+    throw by_default(e);
+  }
+  if (flow && trace.format != TraceFormat::ptx) {
+    throw ToolError(fmt::format("'ptx_file' is for GPGPU-Sim PTX traces; {} is not one", trace.path));
+  }
   BlockChoice choice;
   try {
     choice = parse_block_choice(in.block, trace.blocks);
@@ -170,6 +199,11 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
         trace.path, out.alone_bound, *trace.observed_cycles));
   }
   out.notes.insert(out.notes.end(), hw.notes.begin(), hw.notes.end());
+  if (flow && ptx_by_default) {
+    out.notes.push_back(fmt::format("{}: split lanes join where {}, the PTX file its lines name, "
+                                    "next to it, says ('ptx_file = false': at any label)",
+                                    trace.path, ptx));
+  }
   for (const std::string& n : trace.notes) out.notes.push_back(trace.path + ": " + n);
   return out;
 }
@@ -297,6 +331,21 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
          : name == "block"         ? from_trace.block
                                    : from_trace.block_dim) = std::move(text);
         if (name == "trace" || from_trace.where.empty()) from_trace.where = where(path, n);
+      } else if (name == "ptx_file") {
+        // A path, or false for none even next to the trace.
+        if (n.is_string()) {
+          from_trace.ptx_file = *n.value<std::string>();
+          if (from_trace.ptx_file.empty()) {
+            throw ToolError(fmt::format("{}: 'ptx_file' is empty: give a path, or false for none",
+                                        where(path, n)));
+          }
+        } else if (n.is_boolean() && !*n.value<bool>()) {
+          from_trace.no_ptx_file = true;
+        } else {
+          throw ToolError(fmt::format("{}: 'ptx_file' must be a path, or false for none",
+                                      where(path, n)));
+        }
+        if (from_trace.where.empty()) from_trace.where = where(path, n);
       } else if (name == "memory_latency") {
         from_trace.memory_latency = static_cast<std::uint32_t>(integer(path, n, name, kMaxUnitCycles));
         if (from_trace.where.empty()) from_trace.where = where(path, n);
@@ -343,7 +392,7 @@ std::vector<KernelEntry> detail::parse_manifest(const std::string& path, std::st
       }
     } else if (!from_trace.where.empty()) {
       throw ToolError(fmt::format("{}: kernel '{}': 'hardware', 'hardware_file', 'memory_latency', "
-                                  "'block' and 'block_dim' need a 'trace'",
+                                  "'block', 'block_dim' and 'ptx_file' need a 'trace'",
                                   from_trace.where, k.name));
     }
     if (k.block_threads == 0) {

@@ -18,6 +18,7 @@
 #include "gpuwcet/block_model.hpp"
 #include "gpuwcet_tools/lane_values.hpp"
 #include "gpuwcet_tools/ptx_control_flow.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
 
 namespace gpuwcet::tools {
 
@@ -78,6 +79,20 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
 // long) throws ToolError: silently falling back to a preset would bound the
 // trace on other hardware.
 std::string config_next_to(const std::string& trace);
+
+// The PTX file a GPGPU-Sim PTX trace ran, when it lies next to the trace
+// under the name the trace's first line gives ("(lud-rodinia-2.8.sm_75.ptx:34)"),
+// as GPGPU-Sim leaves it in its run's folder; empty when there is none,
+// when the trace is standard input or not a regular file (a named pipe is
+// not read twice), or when its first line is not a PTX trace's. Errors as
+// config_next_to.
+std::string ptx_file_next_to(const std::string& trace);
+
+// `e`, raised while the PTX file `ptx` that ptx_file_next_to found was read
+// or followed, with what the user needs to see when its message names the
+// file: that it was taken because it lies next to the trace, and how not
+// to take it (`opt_out`: "--no-ptx").
+ToolError ptx_next_to_error(const ToolError& e, const std::string& ptx, std::string_view opt_out);
 
 // A hardware file: the native TOML format or a GPGPU-Sim configuration file
 // (recognised by its -ptx_opcode_* / -gpgpu_* options). `memory_latency`,

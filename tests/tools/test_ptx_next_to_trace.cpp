@@ -1,0 +1,123 @@
+// The PTX file a GPGPU-Sim run leaves next to its trace, taken by default
+// (trace_input.hpp, ptx_file_next_to; docs/trace-formats.md, "Join points
+// from the PTX file"): found under the name the trace's lines give and
+// nowhere else, never by reading standard input or a pipe, and in a
+// profile manifest the same file as naming it (ptx_file), where
+// `ptx_file = false` reads the trace as without one.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gpuwcet_tools/profile_writer.hpp"
+#include "gpuwcet_tools/tool_error.hpp"
+#include "gpuwcet_tools/trace_input.hpp"
+#include "ptx_kernel_text.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace gpuwcet::tools;
+using namespace gpuwcet::tools::test_ptx;
+
+// A fresh folder for one test, removed with it.
+struct Folder {
+  fs::path path;
+  explicit Folder(const std::string& name) : path(fs::temp_directory_path() / name) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~Folder() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path p = path / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+};
+
+TEST(PtxFileNextToTrace, FoundUnderTheNameItsLinesGive) {
+  const Folder dir("gpuwcet_ptx_next_to_found");
+  const std::string trace = dir.write("t.trace", lud_like_trace());
+  EXPECT_EQ(ptx_file_next_to(trace), "");  // not there yet
+  dir.write("other.ptx", kLudLike);
+  EXPECT_EQ(ptx_file_next_to(trace), "");  // another name is another program
+  const std::string ptx = dir.write("k.ptx", kLudLike);
+  EXPECT_EQ(ptx_file_next_to(trace), ptx);
+  // A byte-order mark and blank lines before the first instruction.
+  const std::string marked = dir.write("marked.trace", "\xEF\xBB\xBF\n  \r\n" + lud_like_trace());
+  EXPECT_EQ(ptx_file_next_to(marked), ptx);
+}
+
+TEST(PtxFileNextToTrace, NoneForOtherTracesStandardInputOrPipes) {
+  const Folder dir("gpuwcet_ptx_next_to_none");
+  dir.write("k.ptx", kLudLike);
+  EXPECT_EQ(ptx_file_next_to("-"), "");
+  // Other formats, whose lines name no PTX file.
+  EXPECT_EQ(ptx_file_next_to(dir.write("n.trace", "warp 0\nalu r1 <- r0\nexit\n")), "");
+  EXPECT_EQ(ptx_file_next_to(dir.write("a.traceg", "-kernel name = k\n#BEGIN_TB\n")), "");
+  // A first line that names no file, or a file in another folder: the
+  // trace's lines are matched against the file by name, so nothing else
+  // is guessed.
+  EXPECT_EQ(ptx_file_next_to(dir.write("bare.trace", "warp 0 :  PC=0x100 ret;\n")), "");
+  dir.write("sub/k.ptx", kLudLike);
+  EXPECT_EQ(ptx_file_next_to(dir.write("sub.trace", "warp 0 :  PC=0x100 (sub/k.ptx:3) ret;\n")), "");
+  EXPECT_EQ(ptx_file_next_to(dir.write("empty.trace", "")), "");
+  EXPECT_EQ(ptx_file_next_to((dir.path / "absent.trace").string()), "");
+  // A named pipe is not opened: its first line would be lost to the
+  // reader (opening it here would block the test).
+  const fs::path fifo = dir.path / "pipe.trace";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(ptx_file_next_to(fifo.string()), "");
+}
+
+TEST(PtxFileNextToTrace, ErrorsItCausesSayWhereItCameFrom) {
+  const ToolError named("t.trace:2: line 11 of dir/k.ptx holds 'add.s32', the trace runs 'mul.lo.s32' there");
+  const std::string told = ptx_next_to_error(named, "dir/k.ptx", "--no-ptx").what();
+  EXPECT_EQ(told.rfind(named.what(), 0), 0u) << told;
+  EXPECT_NE(told.find("dir/k.ptx lies next to the trace"), std::string::npos) << told;
+  EXPECT_NE(told.find("--no-ptx reads the trace without it"), std::string::npos) << told;
+  // An error about something else is left as it is.
+  const ToolError other("t.trace:3: missing 'PC=0x...' after 'warp n :'");
+  EXPECT_STREQ(ptx_next_to_error(other, "dir/k.ptx", "--no-ptx").what(), other.what());
+}
+
+// A manifest's traced kernel: the file next to the trace gives the sections
+// naming it gives, and lower ones than without it (kLudLike's loop counter
+// is the same in every lane only where the file says the lanes join).
+TEST(PtxFileNextToTrace, ManifestTakesItAsIfNamed) {
+  const Folder dir("gpuwcet_ptx_next_to_manifest");
+  dir.write("traces/t.trace", lud_like_trace());
+  dir.write("traces/k.ptx", kLudLike);
+  auto sections = [&](const std::string& line) {
+    const std::string m = dir.write("m.toml", "[[kernel]]\nname = \"k\"\nblock_threads = 32\n"
+                                              "trace = \"traces/t.trace\"\nblock_dim = 32\n"
+                                              "hardware = \"orin-sm\"\nmemory_latency = 20\n" +
+                                                  line);
+    return load_manifest(m).at(0).sections;
+  };
+  const auto by_default = sections("");
+  const auto named = sections("ptx_file = \"traces/k.ptx\"\n");
+  const auto without = sections("ptx_file = false\n");
+  EXPECT_EQ(by_default, named);
+  EXPECT_NE(by_default, without);
+  // Every section is at most its value without the file.
+  ASSERT_EQ(by_default.size(), without.size());
+  for (std::size_t s = 0; s < by_default.size(); ++s) {
+    ASSERT_EQ(by_default[s].size(), without[s].size());
+    for (std::size_t w = 0; w < by_default[s].size(); ++w) {
+      EXPECT_LE(by_default[s][w].first, without[s][w].first) << s << " " << w;
+      EXPECT_LE(by_default[s][w].second, without[s][w].second) << s << " " << w;
+    }
+  }
+  // ptx_file = true means nothing; the key needs a trace.
+  EXPECT_THROW(sections("ptx_file = true\n"), ToolError);
+  const std::string lone = dir.write("lone.toml", "[[kernel]]\nname = \"k\"\nblock_threads = 32\n"
+                                                  "sections = [[[10, 5]]]\nptx_file = \"k.ptx\"\n");
+  EXPECT_THROW(load_manifest(lone), ToolError);
+}
+
+}  // namespace
