@@ -1,11 +1,14 @@
 // Traces read from a stream (a pipe, standard input: read_trace_stream), a
-// chunk at a time for Accel-Sim traces: the same trace as read whole,
+// chunk at a time for Accel-Sim and GPGPU-Sim PTX traces: the same trace as
+// read whole,
 // whatever the chunk size cuts through (lines, CRLF pairs, a byte-order
 // mark), with errors at the same lines. Real traces of ../shared/data when
 // present, small hand-made ones always.
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <sstream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
+#include "ptx_kernel_text.hpp"
 #include "shared_data.hpp"
 
 namespace fs = std::filesystem;
@@ -25,8 +29,11 @@ namespace {
 
 void expect_same(const TraceFile& a, const TraceFile& b, const std::string& what) {
   ASSERT_EQ(a.blocks.size(), b.blocks.size()) << what;
+  EXPECT_EQ(a.format, b.format) << what;
   EXPECT_EQ(a.register_count, b.register_count) << what;
   EXPECT_EQ(a.kernel, b.kernel) << what;
+  EXPECT_EQ(a.observed_cycles, b.observed_cycles) << what;
+  EXPECT_EQ(a.notes, b.notes) << what;
   for (std::size_t i = 0; i < a.blocks.size(); ++i) {
     const BlockTrace& x = a.blocks[i];
     const BlockTrace& y = b.blocks[i];
@@ -49,9 +56,17 @@ void expect_same(const TraceFile& a, const TraceFile& b, const std::string& what
 }
 
 TraceFile chunked(const std::string& text, std::size_t chunk, const HardwareConfig& hw,
-                  TraceFormat format = TraceFormat::automatic) {
+                  TraceFormat format = TraceFormat::automatic, const TraceReadOptions& options = {}) {
   std::istringstream in(text);
-  return detail::read_trace_chunks("s.traceg", in, format, hw, {}, chunk);
+  return detail::read_trace_chunks("s.traceg", in, format, hw, options, chunk);
+}
+
+// `text` with CRLF ends, without its last end of line, behind a byte-order
+// mark, and as written.
+std::vector<std::string> variants_of(const std::string& text) {
+  std::string crlf;
+  for (const char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  return {text, crlf, text.substr(0, text.size() - 1), "\xEF\xBB\xBF" + text};
 }
 
 std::string error_of(const std::string& text, std::size_t chunk, const HardwareConfig& hw) {
@@ -71,13 +86,7 @@ constexpr const char* kSmall =
 
 TEST(ReadersStream, EveryChunkSizeReadsTheTraceReadWhole) {
   const HardwareConfig hw = hardware_preset("orin-sm", 200);
-  // As written, with CRLF ends, without the last end of line, behind a
-  // byte-order mark.
-  std::string crlf;
-  for (const char c : std::string(kSmall)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  const std::string variants[] = {kSmall, crlf, std::string(kSmall).substr(0, std::string(kSmall).size() - 1),
-                                  "\xEF\xBB\xBF" + std::string(kSmall)};
-  for (const std::string& text : variants) {
+  for (const std::string& text : variants_of(kSmall)) {
     const TraceFile whole = read_trace_text("s.traceg", text, TraceFormat::automatic, hw);
     for (std::size_t chunk = 1; chunk <= text.size() + 1; ++chunk) {
       expect_same(whole, chunked(text, chunk, hw), "chunk " + std::to_string(chunk));
@@ -107,6 +116,110 @@ TEST(ReadersStream, ErrorsNameTheSameLines) {
   }
   // A stream is read whole for the other formats: the same messages.
   EXPECT_EQ(error_of("\n", 1, hw), "s.traceg: the file is empty: no trace lines");
+}
+
+// Endless zero bytes, as /dev/zero gives them, counting what was read.
+class Zeros : public std::streambuf {
+ public:
+  std::size_t given = 0;
+
+ protected:
+  int_type underflow() override {
+    given += buffer_.size();
+    setg(buffer_.data(), buffer_.data(), buffer_.data() + buffer_.size());
+    return 0;
+  }
+
+ private:
+  std::vector<char> buffer_ = std::vector<char>(4096, '\0');
+};
+
+// Binary input is refused where its first NUL byte comes, in every format
+// and before the first line is whole: an endless one is not read until
+// memory runs out.
+TEST(ReadersStream, ANulByteStopsTheReadWhereItComes) {
+  const HardwareConfig hw = hardware_preset("orin-sm", 200);
+  for (const TraceFormat format :
+       {TraceFormat::automatic, TraceFormat::native, TraceFormat::ptx, TraceFormat::accelsim}) {
+    Zeros zeros;
+    std::istream in(&zeros);
+    try {
+      (void)detail::read_trace_chunks("z", in, format, hw, {}, 4096);
+      ADD_FAILURE() << "no error";
+    } catch (const ToolError& e) {
+      EXPECT_STREQ(e.what(), "z:1: not a text trace (a NUL byte)");
+    }
+    EXPECT_LE(zeros.given, 3u * 4096u);
+  }
+  // In a native trace after its first lines, read whole: the line of the
+  // NUL, at every chunk size.
+  const std::string native = std::string("warp 0\nalu r1\n\n", 15) + std::string("x\0y\n", 4) + "exit\n";
+  for (std::size_t chunk = 1; chunk <= native.size(); ++chunk) {
+    EXPECT_EQ(error_of(native, chunk, hw), "s.traceg:4: not a text trace (a NUL byte)") << chunk;
+  }
+}
+
+// A PTX trace, a line at a time too: the same warp, costs, observed cycles
+// and notes at every chunk size, with and without its PTX file and launch
+// shape (the lane analysis keeps nothing of a line past it).
+TEST(ReadersStream, PtxTracesReadAsReadWhole) {
+  using namespace gpuwcet::tools::test_ptx;
+  const HardwareConfig hw = hardware_preset("orin-sm", 20);
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", kLudLike);
+  TraceReadOptions followed;
+  followed.block_shape = BlockShape{32, 1, 1};
+  followed.control_flow = &flow;
+  for (const TraceReadOptions& ro : {TraceReadOptions{}, followed}) {
+    for (const std::string& text : variants_of(lud_like_trace())) {
+      const TraceFile whole = read_trace_text("s.traceg", text, TraceFormat::automatic, hw, ro);
+      ASSERT_EQ(whole.format, TraceFormat::ptx);
+      for (std::size_t chunk = 1; chunk <= text.size() + 1; chunk += chunk < 80 ? 1 : 37) {
+        expect_same(whole, chunked(text, chunk, hw, TraceFormat::automatic, ro),
+                    "chunk " + std::to_string(chunk));
+      }
+    }
+  }
+  // Errors at the same lines: a NUL byte, an instruction after the
+  // observed time, a trace without instructions.
+  std::string nul = lud_like_trace();
+  nul.insert(nul.find("warp 0", 200), std::string("x\0y\n", 4));
+  const std::string after = lud_like_trace() + "warp 0 :  PC=0x100 (k.ptx:3) ret;\n";
+  const std::string none = "\n\nkernel_execution_time : 5\n";
+  for (const std::string& text : {nul, after, none}) {
+    std::string whole = "no error";
+    try {
+      (void)read_trace_text("s.traceg", text, TraceFormat::ptx, hw);
+    } catch (const ToolError& e) {
+      whole = e.what();
+    }
+    EXPECT_NE(whole, "no error");
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{4096}}) {
+      std::string streamed = "no error";
+      try {
+        (void)chunked(text, chunk, hw, TraceFormat::ptx);
+      } catch (const ToolError& e) {
+        streamed = e.what();
+      }
+      EXPECT_EQ(streamed, whole) << chunk;
+    }
+  }
+}
+
+// The data set's PTX traces with their runs' launch shape, piped.
+TEST(ReadersStream, RealPtxTracesReadAsTheyStream) {
+  const auto files = gpuwcet::test::files_in(gpuwcet::test::kSharedData / "gpgpusim-ptx-traces", ".trace");
+  if (files.empty()) GTEST_SKIP() << "no PTX traces in " << gpuwcet::test::kSharedData;
+  const HardwareConfig hw = hardware_preset("orin-sm", 200);
+  TraceReadOptions ro;
+  ro.block_shape = BlockShape{32, 1, 1};
+  for (const fs::path& f : files) {
+    const std::string text = read_text_file(f.string());
+    const TraceFile whole = read_trace_text("s.traceg", text, TraceFormat::automatic, hw, ro);
+    ASSERT_TRUE(whole.observed_cycles.has_value()) << f;
+    for (const std::size_t chunk : {std::size_t{97}, std::size_t{4096}, detail::kStreamChunk}) {
+      expect_same(whole, chunked(text, chunk, hw, TraceFormat::automatic, ro), f.filename().string());
+    }
+  }
 }
 
 // The data set's Accel-Sim traces, piped: the same blocks and instructions

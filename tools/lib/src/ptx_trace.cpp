@@ -91,22 +91,34 @@ class Reader {
   }
 
   TraceFile run(std::string_view content) {
-    out_.blocks.emplace_back();
-    out_.blocks.back().label = "block 0";
     LineCursor lines(content);
     lines.report_to(&options_.progress);
     std::string_view raw;
-    while (lines.next(raw)) {
-      line_ = lines.line_number();
-      const std::string_view line = trim(raw);
-      if (line.empty()) continue;
-      if (starts_with(line, "kernel_execution_time")) {
-        execution_time(line);
-      } else {
-        if (out_.observed_cycles) fail_at(name_, line_, "instruction after kernel_execution_time");
-        instruction(line);
-      }
+    while (lines.next(raw)) line(raw, lines.line_number());
+    return finish();
+  }
+
+  // One line of the trace, `number` from 1, without its end of line.
+  // Nothing of it is kept past the call (registers and the analysis copy
+  // what they keep), so that a trace can be read a chunk at a time.
+  void line(std::string_view raw, std::size_t number) {
+    if (out_.blocks.empty()) {
+      out_.blocks.emplace_back();
+      out_.blocks.back().label = "block 0";
     }
+    line_ = number;
+    const std::string_view text = trim(raw);
+    if (text.empty()) return;
+    if (starts_with(text, "kernel_execution_time")) {
+      execution_time(text);
+    } else {
+      if (out_.observed_cycles) fail_at(name_, line_, "instruction after kernel_execution_time");
+      instruction(text);
+    }
+  }
+
+  TraceFile finish() {
+    if (out_.blocks.empty()) fail_at(name_, line_, "no instruction lines ('warp n : PC=...')");
     BlockTrace& block = out_.blocks.back();
     if (block.warps.empty()) fail_at(name_, line_, "no instruction lines ('warp n : PC=...')");
     for (WarpTrace& w : block.warps) {
@@ -308,6 +320,13 @@ class Reader {
 TraceFile read_ptx_trace(const std::string& name, std::string_view content,
                          const HardwareConfig& config, const TraceReadOptions& options) {
   return Reader(name, config, options).run(content);
+}
+
+TraceFile read_ptx_lines(const std::string& name, const LineSource& source,
+                         const HardwareConfig& config, const TraceReadOptions& options) {
+  Reader reader(name, config, options);
+  source([&](std::string_view raw, std::size_t number) { reader.line(raw, number); });
+  return reader.finish();
 }
 
 }  // namespace gpuwcet::tools::detail

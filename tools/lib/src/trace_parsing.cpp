@@ -381,10 +381,25 @@ TraceFile detail::read_trace_chunks(const std::string& name, std::istream& in, T
     const std::size_t text = t.find_first_not_of(" \t\r\n");
     return text != std::string_view::npos && t.find('\n', text) != std::string_view::npos;
   };
-  while (!first_line_read() && read_more(in, name, head, chunk)) {
+  // A NUL byte from `from` on is an error where it comes, with
+  // read_trace_text's message: binary input (/dev/zero) would otherwise be
+  // read until memory runs out.
+  const auto refuse_nul = [&](std::size_t from) {
+    const std::size_t nul = head.find('\0', from);
+    if (nul == std::string::npos) return;
+    const std::string_view text = detail::skip_byte_order_mark(head);
+    const auto before = text.substr(0, nul - (head.size() - text.size()));
+    detail::fail_at(name, 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')),
+                    "not a text trace (a NUL byte)");
+  };
+  while (!first_line_read()) {
+    const std::size_t had = head.size();
+    if (!read_more(in, name, head, chunk)) break;
+    refuse_nul(had);
   }
+  refuse_nul(0);
   if (format == TraceFormat::automatic) format = detect_format(detail::skip_byte_order_mark(head));
-  if (format == TraceFormat::accelsim) {
+  if (format == TraceFormat::accelsim || format == TraceFormat::ptx) {
     if (detail::skip_byte_order_mark(head).find_first_not_of(" \t\r\n") == std::string_view::npos) {
       throw ToolError(fmt::format("{}: the file is empty: no trace lines", name));
     }
@@ -392,11 +407,13 @@ TraceFile detail::read_trace_chunks(const std::string& name, std::istream& in, T
     const detail::LineSource source = [&](const detail::LineSink& sink) {
       stream_lines(in, name, std::move(head), chunk, sink, options.progress);
     };
-    return detail::read_accelsim_lines(name, source, config, options);
+    return format == TraceFormat::accelsim ? detail::read_accelsim_lines(name, source, config, options)
+                                           : detail::read_ptx_lines(name, source, config, options);
   }
-  // The other formats are read whole (a PTX trace is one warp, a native
-  // trace is written by hand).
-  while (read_more(in, name, head, chunk)) {
+  // A native trace is read whole: it is written by hand, or by gpuwcet
+  // from a trace read already.
+  for (std::size_t had = head.size(); read_more(in, name, head, chunk); had = head.size()) {
+    refuse_nul(had);
   }
   return read_trace_text(name, head, format, config, options);
 }
