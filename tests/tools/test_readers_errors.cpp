@@ -96,6 +96,13 @@ TEST(ReadersErrors, Ptx) {
               "kernel_execution_time");
   trace_error("warp 0 : PC=0x0 (k.ptx:1 ret;\n", p, "t.in:1: ", "unclosed '('");
   trace_error("warp 0 : PC=0x0 (k.ptx:1) add.s32 %r1, , %r2;\n", p, "t.in:1: ", "empty operand");
+  // An operand cut short would run into the next one.
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) ld.param.u32 %r1, [k_param_1;\n", p, "t.in:1: ",
+              "unbalanced brackets in the operands of 'ld.param.u32 %r1, [k_param_1'");
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) st.global.v2.f32 [%rd1], {%f1, %f2];\n", p, "t.in:1: ",
+              "unbalanced brackets");
+  trace_error("warp 0 : PC=0x0 (k.ptx:1) ld.global.u32 %r1, %rd1];\n", p, "t.in:1: ",
+              "unbalanced brackets");
   trace_error(
       "warp 0 : PC=0x0 (k.ptx:1) st.v4.f32 [%rd1], {%f1, %f2, %f3, %f4}, %f5, %f6;\n", p,
       "t.in:1: ", "source registers");

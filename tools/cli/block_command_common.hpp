@@ -58,6 +58,9 @@ struct CommandOutput {
 Inputs load_inputs(const BlockOptions& o);
 // The inputs, as every command's JSON begins.
 nlohmann::json inputs_json(const Inputs& in);
+// Why `bound` is not shown safe against the cycles the trace's own run
+// took (GPGPU-Sim PTX traces), or empty.
+std::string below_observed(const Inputs& in, std::uint64_t bound);
 // The block --block names; the worst one when not given.
 std::size_t chosen_block(const Inputs& in, const std::string& block);
 

@@ -181,6 +181,17 @@ std::vector<std::uint32_t> chosen_warps(const BlockTrace& block, const std::stri
 
 }  // namespace
 
+// A bound below what the trace's own run took means the inputs do not
+// describe that run: the commands say so rather than print an unsafe number
+// quietly. Empty when the bound is not below it, or the trace records none.
+std::string below_observed(const Inputs& in, std::uint64_t bound) {
+  if (!in.trace.observed_cycles || bound >= *in.trace.observed_cycles) return {};
+  return fmt::format(
+      "the bound, {} cycles, is below the {} the trace's run took: the hardware description, "
+      "--mem-latency or --block-dim do not describe that run",
+      bound, *in.trace.observed_cycles);
+}
+
 // The block the commands look at: --block as an index or label, or
 // 'worst', the block with the largest bound, the default (chosen while the
 // trace was read when its reader hands blocks over).
@@ -249,6 +260,13 @@ CommandOutput run_phases(const BlockOptions& o) {
   j["block"] = block.label;
   j["block_index"] = block_index;
   j["warps"] = nlohmann::json::array();
+  // As block-wcet and simulate warn: the times alone of a block the trace
+  // may show in part cover only what it shows.
+  if (!block.incomplete.empty()) {
+    const std::string why = block.incomplete + "; the times cover only what the trace shows";
+    fmt::print(stderr, "warning: {}: {}\n", o.trace, why);
+    j["notes"].push_back("warning: " + why);
+  }
   // Which block, when the trace has several (as block-wcet and simulate say).
   if (!o.json && in.trace.blocks.size() > 1) {
     out.text += fmt::format("{} (index {} of the trace's {} blocks)\n", block.label, block_index,
@@ -328,16 +346,8 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
     incomplete = why + "; the bound covers only what the trace shows";
     fmt::print(stderr, "warning: {}: {}\n", o.trace, incomplete);
   }
-  // A bound below what the trace's own run took means the inputs do not
-  // describe that run: say so rather than print an unsafe number quietly.
-  std::string below;
-  if (in.trace.observed_cycles && bb.safe_upper_bound < *in.trace.observed_cycles) {
-    below = fmt::format(
-        "the bound, {} cycles, is below the {} the trace's run took: the hardware description, "
-        "--mem-latency or --block-dim do not describe that run",
-        bb.safe_upper_bound, *in.trace.observed_cycles);
-    fmt::print(stderr, "warning: {}: {}\n", o.trace, below);
-  }
+  const std::string below = below_observed(in, bb.safe_upper_bound);
+  if (!below.empty()) fmt::print(stderr, "warning: {}: {}\n", o.trace, below);
   out.unsafe = !in.config.modelled || !below.empty() || !incomplete.empty();
   if (o.json) {
     nlohmann::json j = inputs_json(in);

@@ -146,10 +146,16 @@ CommandOutput run_simulate(const BlockOptions& o) {
   j["block_index"] = block_index;
   j["bound"] = analysis.bound.safe_upper_bound;
   // As block-wcet says it: a bound of hardware the model does not describe,
-  // or of a block the trace may show in part, is not shown safe.
+  // of a block the trace may show in part, or below the run the trace
+  // records, is not shown safe.
   const std::string& incomplete = block.incomplete;
-  const bool bound_safe = in.config.modelled && incomplete.empty();
+  const std::string below = below_observed(in, analysis.bound.safe_upper_bound);
+  const bool bound_safe = in.config.modelled && incomplete.empty() && below.empty();
   j["bound_safe"] = bound_safe;
+  if (!below.empty()) {
+    fmt::print(stderr, "warning: {}: {}\n", o.trace, below);
+    j["notes"].push_back("warning: " + below);
+  }
   if (!incomplete.empty()) j["notes"].push_back("warning: " + incomplete);
   j["warps"] = warps.size();
   // The cycles the traced run took, as block-wcet reports them (GPGPU-Sim
@@ -167,6 +173,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
                             block_index, warps.size(), one_warp ? "" : "s",
                             analysis.bound.safe_upper_bound,
                             bound_safe ? ""
+                            : !below.empty() ? " (NOT safe: below the trace's observed run, see the warning)"
                             : !incomplete.empty()
                                 ? " (NOT safe: the trace may not show the whole block)"
                                 : " (NOT shown safe: the hardware is not the modelled machine)");

@@ -63,6 +63,19 @@ bool special_register(std::string_view name) {
   return numbered("envreg") || numbered("pm");
 }
 
+// Whether every [, { and ( of `s` is closed, by its own kind and in order.
+bool brackets_balanced(std::string_view s) {
+  std::string open;
+  for (const char c : s) {
+    if (c == '[' || c == '{' || c == '(') open += c;
+    const char opener = c == ']' ? '[' : c == '}' ? '{' : c == ')' ? '(' : '\0';
+    if (opener == '\0') continue;
+    if (open.empty() || open.back() != opener) return false;
+    open.pop_back();
+  }
+  return open.empty();
+}
+
 // Splits at commas outside [], {} and ().
 std::vector<std::string_view> split_operands(std::string_view s) {
   std::vector<std::string_view> out;
@@ -261,6 +274,11 @@ class Reader {
     // (".u35") must not pass as a 4-byte integer.
     if (const std::string_view bad = unknown_ptx_type(opcode); !bad.empty()) {
       fail_at(name_, line_, fmt::format("'{}' in '{}' is not a PTX type", bad, opcode));
+    }
+    // An operand cut short ("[%rd4+8" without its "]") would run into the
+    // next one and be read as other registers.
+    if (!brackets_balanced(rest.substr(op_end))) {
+      fail_at(name_, line_, fmt::format("unbalanced brackets in the operands of '{}'", rest));
     }
     const std::vector<std::string_view> operands = split_operands(rest.substr(op_end));
     const bool first_is_dst = !ptx_writes_nothing(opcode) && !operands.empty() &&
