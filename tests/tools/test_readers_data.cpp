@@ -76,6 +76,8 @@ TEST(ReadersData, EveryAccelSimTraceParses) {
     EXPECT_EQ(t.format, TraceFormat::accelsim);
     EXPECT_FALSE(t.kernel.empty());
     ASSERT_FALSE(t.blocks.empty());
+    // Every block of the grid is traced.
+    EXPECT_EQ(t.incomplete, "");
     // Every warp ends with EXIT in these traces, so no exit is appended and
     // the reader's count equals the file's instruction lines.
     EXPECT_EQ(count_real_instructions(t), count_traceg_instructions(p));

@@ -237,6 +237,30 @@ TEST(ReadersAccelSim, MemoryWidthAbove16BytesIsAnError) {
   }
 }
 
+// NVBit traces every block of the grid: fewer blocks than the header's
+// grid says some are missing (a bound over the blocks shown may miss the
+// worst), however large the grid; every block there, nothing is said.
+TEST(ReadersAccelSim, FewerBlocksThanTheGridMakeTheTraceIncomplete) {
+  const auto trace = [](const std::string& grid, int blocks) {
+    std::string text = "-kernel name = k\n-grid dim = " + grid + "\n-block dim = (32,1,1)\n";
+    for (int b = 0; b < blocks; ++b) {
+      text += "#BEGIN_TB\nthread block = " + std::to_string(b) +
+              ",0,0\nwarp = 0\ninsts = 1\n0000 ffffffff 0 EXIT 0 0\n#END_TB\n";
+    }
+    return read_trace_text("k.traceg", text, TraceFormat::accelsim, orin()).incomplete;
+  };
+  EXPECT_EQ(trace("(3,1,1)", 2),
+            "the trace shows 2 of the blocks of its grid (3,1,1): the kernel's worst block may be one "
+            "it leaves out");
+  EXPECT_EQ(trace("(3,1,1)", 3), "");
+  EXPECT_EQ(trace("(2,2,1)", 2), "the trace shows 2 of the blocks of its grid (2,2,1): the kernel's "
+                                 "worst block may be one it leaves out");
+  // 2^64 blocks and more: the count does not wrap (2^22 * 2^21 * 2^21 is 0
+  // modulo 2^64, which would call one block every block).
+  EXPECT_NE(trace("(4194304,2097152,2097152)", 1), "");
+  EXPECT_NE(trace("(4294967295,4294967295,4294967295)", 1), "");
+}
+
 TEST(ReadersNative, ExampleTrace) {
   const HardwareConfig c = orin();
   const TraceFile t =

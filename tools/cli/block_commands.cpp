@@ -209,6 +209,7 @@ std::size_t chosen_block(const Inputs& in, const std::string& block) {
 // be shown whole by the trace; empty when it is.
 std::string incomplete_block(const TraceFile& trace, const BlockChoice& choice, std::size_t index) {
   if (!choice.worst) return trace.blocks[index].incomplete;
+  if (!trace.incomplete.empty()) return trace.incomplete;
   for (const BlockTrace& b : trace.blocks) {
     if (!b.incomplete.empty()) return b.incomplete;
   }
@@ -339,9 +340,10 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
   const BlockAnalysis a = analyse_block(in.config.hw, in.trace, chosen_block(in, o.block),
                                        in.config.barriers_drain, !o.svg.empty());
   const BlockBound& bb = a.bound;
-  // A trace that may not show the whole block (cut short, warps missing):
-  // its bound covers only what it shows.
+  // A trace that may not show the whole block (cut short, warps missing),
+  // or for the worst block every block: its bound covers only what it shows.
   std::string incomplete;
+  const bool blocks_missing = choice.worst && !in.trace.incomplete.empty();
   if (const std::string why = incomplete_block(in.trace, choice, a.block_index); !why.empty()) {
     incomplete = why + "; the bound covers only what the trace shows";
     fmt::print(stderr, "warning: {}: {}\n", o.trace, incomplete);
@@ -404,7 +406,9 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
     out.text += fmt::format("block WCET bound    {} cycles  [{}]\n", bb.safe_upper_bound,
                             !below.empty() ? "NOT safe: below the trace's observed run, see the warning"
                             : !incomplete.empty()
-                                ? "NOT safe: the trace may not show the whole block, see the warning"
+                                ? blocks_missing
+                                      ? "NOT safe: the trace may not show every block, see the warning"
+                                      : "NOT safe: the trace may not show the whole block, see the warning"
                             : in.config.modelled
                                 ? "safe for every work-conserving scheduler"
                                 : "NOT shown safe: the hardware is not the modelled machine, see the notes");

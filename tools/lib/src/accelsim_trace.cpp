@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuwcet/checked_math.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/trace_parsing.hpp"
 
@@ -204,6 +205,22 @@ class Reader {
   TraceFile finish() {
     if (in_block_) fail_at(name_, line_, "missing #END_TB at the end of the file");
     if (out_.blocks.empty()) fail_at(name_, line_, "no #BEGIN_TB section");
+    // NVBit traces every block of the grid; each block is in the grid and
+    // given once (checked as read), so fewer blocks means some are missing,
+    // as when a piped trace stops between two blocks.
+    if (grid_) {
+      // Up to 2^96 blocks: a product past 64 bits is more than any trace holds.
+      std::uint64_t blocks = 1;
+      bool past_64_bits = false;
+      for (const std::uint64_t extent : *grid_) {
+        past_64_bits = past_64_bits || !checked_mul(blocks, extent, blocks);
+      }
+      if (past_64_bits || out_.blocks.size() < blocks) {
+        out_.incomplete = fmt::format("the trace shows {} of the blocks of its grid ({},{},{}): the "
+                                      "kernel's worst block may be one it leaves out",
+                                      out_.blocks.size(), (*grid_)[0], (*grid_)[1], (*grid_)[2]);
+      }
+    }
     out_.register_count = registers_.size();
     return std::move(out_);
   }

@@ -185,6 +185,11 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
     throw ToolError(fmt::format("{}: {}", trace.path, e.what()));
   }
   if (trace.blocks.empty()) throw ToolError(fmt::format("{}: the trace holds no block", trace.path));
+  // A profile for every block of the kernel needs every block.
+  if (choice.worst && !trace.incomplete.empty()) {
+    throw ToolError(fmt::format("{}: {}; its bound would cover only the blocks the trace shows",
+                                trace.path, trace.incomplete));
+  }
   const std::size_t first = choice.worst ? 0 : choice.index;
   const std::size_t last = choice.worst ? trace.blocks.size() : choice.index + 1;
   for (std::size_t i = first; i < last; ++i) {

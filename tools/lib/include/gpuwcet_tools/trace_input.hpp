@@ -133,6 +133,11 @@ struct TraceFile {
   std::string kernel;               // kernel name when the trace gives one
   std::size_t register_count = 0;   // dense register ids are below this
   std::vector<BlockTrace> blocks;   // in file order
+  // Why the trace may not show every block of its kernel (an Accel-Sim
+  // trace with fewer blocks than its header's grid), or empty. A bound
+  // over its blocks (the worst one's) covers only those it shows; a bound
+  // of one block it shows is that block's still.
+  std::string incomplete;
   // GPGPU-Sim PTX traces: the cycles the simulator observed
   // ("kernel_execution_time : N").
   std::optional<std::uint64_t> observed_cycles;
