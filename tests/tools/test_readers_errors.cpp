@@ -170,6 +170,11 @@ TEST(ReadersErrors, HardwareFiles) {
   // reader takes (a file with only -dram_latency was read as TOML).
   sim_error("-gpgpu_perfect_mem 0\n-dram_latency x\n", "gpgpusim.config:2: ", "cycle count");
   sim_error("-dram_latency x\n", "gpgpusim.config:1: ", "-dram_latency expects a cycle count");
+  // No collector unit would be the model without them, a faster machine.
+  sim_error("-gpgpu_perfect_mem 1\n-gpgpu_operand_collector_num_units_gen 0\n", "gpgpusim.config:2: ",
+            "-gpgpu_operand_collector_num_units_gen 0: GPGPU-Sim needs at least one collector unit");
+  sim_error("-gpgpu_enable_specialized_operand_collector 1\n-gpgpu_operand_collector_num_units_mem 0\n",
+            "gpgpusim.config:2: ", "-gpgpu_operand_collector_num_units_mem 0");
   sim_error("-gpgpu_perfect_mem 1\n-gpgpu_smem_latency x\n", "gpgpusim.config:2: ", "cycle count");
   // The memory latency has the limit of every unit latency, 2^24.
   // Option lines, none of them read: not silently the preset's units.

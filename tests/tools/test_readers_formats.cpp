@@ -261,6 +261,27 @@ TEST(ReadersAccelSim, FewerBlocksThanTheGridMakeTheTraceIncomplete) {
   EXPECT_NE(trace("(4294967295,4294967295,4294967295)", 1), "");
 }
 
+// Blanks between the words of 'thread block' read as the tracer's one
+// space, as in the other lines; other words stay an error on that line.
+TEST(ReadersAccelSim, ThreadBlockLineTakesAnyBlanks) {
+  const auto label = [](const std::string& line) {
+    const std::string text = "-kernel name = k\n#BEGIN_TB\n" + line +
+                             "\nwarp = 0\ninsts = 1\n0000 ffffffff 0 EXIT 0 0\n#END_TB\n";
+    return read_trace_text("k.traceg", text, TraceFormat::accelsim, orin()).blocks.at(0).label;
+  };
+  EXPECT_EQ(label("thread block = 1,0,0"), "block 1,0,0");
+  EXPECT_EQ(label("thread  block = 1,0,0"), "block 1,0,0");
+  EXPECT_EQ(label("thread\tblock\t= 1,0,0"), "block 1,0,0");
+  EXPECT_THROW(label("thread blocks = 1,0,0"), ToolError);
+  try {
+    (void)label("thread\tblok = 1,0,0");
+    ADD_FAILURE() << "no error";
+  } catch (const ToolError& e) {
+    EXPECT_NE(std::string(e.what()).find("k.traceg:3: expected 'thread block = x,y,z'"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ReadersNative, ExampleTrace) {
   const HardwareConfig c = orin();
   const TraceFile t =

@@ -191,7 +191,7 @@ class Reader {
       marker(line);
     } else if (!in_block_) {
       fail_at(name_, line_, "text outside a #BEGIN_TB ... #END_TB section");
-    } else if (starts_with(line, "thread block")) {
+    } else if (line.substr(0, find_one_of(line, " \t")) == "thread") {
       thread_block(line);
     } else if (starts_with(line, "warp")) {
       begin_warp(line);
@@ -326,7 +326,9 @@ class Reader {
 
   void thread_block(std::string_view line) {
     const auto [key, value] = key_value(line);
-    if (key != "thread block" || value.empty()) {
+    // The words as the tracer writes them, blanks between them as in the
+    // other lines ("warp  = 3" reads too).
+    if (split_ws(key) != std::vector<std::string_view>{"thread", "block"} || value.empty()) {
       fail_at(name_, line_, fmt::format("expected 'thread block = x,y,z', got '{}'", line));
     }
     const auto coords = block_coordinates(value);

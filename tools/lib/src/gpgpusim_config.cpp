@@ -270,6 +270,13 @@ HardwareConfig parse_gpgpusim_config(const std::string& name, std::string_view c
                           ? "-gpgpu_operand_collector_num_units_mem"
                           : "-gpgpu_operand_collector_num_units_gen";
   c.hw.collector_units = static_cast<std::uint32_t>(opt(units, c.hw.collector_units));
+  // 0 would be the model without collector units, a faster machine than
+  // the one the file describes: GPGPU-Sim cannot run with none (nothing
+  // would read an instruction's operands).
+  if (c.hw.collector_units == 0) {
+    fail_at(name, scalar_lines.at(units),
+            fmt::format("{} 0: GPGPU-Sim needs at least one collector unit to run an instruction", units));
+  }
   add_alu_unit(c.hw, name);
   return c;
 }
