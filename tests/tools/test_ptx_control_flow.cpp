@@ -220,7 +220,7 @@ TEST(PtxControlFlow, ATraceFromAnotherFileIsAnError) {
   for (std::size_t at = renamed.find("k.ptx"); at != std::string::npos; at = renamed.find("k.ptx", at)) {
     renamed.replace(at, 5, "x.ptx");
   }
-  expect_read_error(renamed, flow, "the PTX file given is k.ptx");
+  expect_read_error(renamed, flow, "the PTX file followed is k.ptx");
   // A line that holds another instruction.
   std::string moved = good;
   const std::string shl = fmt::format("k.ptx:{})", line_of(kLudLike, "shl.b32 %r3, %r10, 2;"));

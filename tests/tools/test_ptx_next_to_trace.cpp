@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet_tools/profile_writer.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
@@ -67,6 +68,11 @@ TEST(PtxFileNextToTrace, NoneForOtherTracesStandardInputOrPipes) {
   EXPECT_EQ(ptx_file_next_to(dir.write("sub.trace", "warp 0 :  PC=0x100 (sub/k.ptx:3) ret;\n")), "");
   EXPECT_EQ(ptx_file_next_to(dir.write("empty.trace", "")), "");
   EXPECT_EQ(ptx_file_next_to((dir.path / "absent.trace").string()), "");
+  // A folder under the name is no PTX file.
+  const Folder other("gpuwcet_ptx_next_to_folder");
+  const std::string lone = other.write("t.trace", lud_like_trace());
+  fs::create_directories(other.path / "k.ptx");
+  EXPECT_EQ(ptx_file_next_to(lone), "");
   // A named pipe is not opened: its first line would be lost to the
   // reader (opening it here would block the test).
   const fs::path fifo = dir.path / "pipe.trace";
@@ -80,9 +86,30 @@ TEST(PtxFileNextToTrace, ErrorsItCausesSayWhereItCameFrom) {
   EXPECT_EQ(told.rfind(named.what(), 0), 0u) << told;
   EXPECT_NE(told.find("dir/k.ptx lies next to the trace"), std::string::npos) << told;
   EXPECT_NE(told.find("--no-ptx reads the trace without it"), std::string::npos) << told;
-  // An error about something else is left as it is.
-  const ToolError other("t.trace:3: missing 'PC=0x...' after 'warp n :'");
-  EXPECT_STREQ(ptx_next_to_error(other, "dir/k.ptx", "--no-ptx").what(), other.what());
+}
+
+// Only a disagreement between the trace and the file followed is the
+// file's (PtxFileMismatch, which the tools word as above); a malformed
+// trace line is the trace's, though it names the file in its location.
+TEST(PtxFileNextToTrace, OnlyDisagreementsWithTheFileAreTheFiles) {
+  const PtxControlFlow flow = PtxControlFlow::parse("k.ptx", kLudLike);
+  TraceReadOptions options;
+  options.block_shape = BlockShape{32, 1, 1};
+  options.control_flow = &flow;
+  const HardwareConfig hw = hardware_preset("orin-sm", 20);
+  std::string flipped = lud_like_trace();
+  flipped.replace(flipped.find("@%p1 bra BB0_3;"), 15, "@!%p1 bra BB0_3;");
+  EXPECT_THROW(read_trace_text("t.trace", flipped, TraceFormat::ptx, hw, options), PtxFileMismatch);
+  std::string misspelt = lud_like_trace();
+  misspelt.replace(misspelt.find("warp 0", 100), 4, "wrap");
+  try {
+    (void)read_trace_text("t.trace", misspelt, TraceFormat::ptx, hw, options);
+    ADD_FAILURE() << "no error";
+  } catch (const PtxFileMismatch& e) {
+    ADD_FAILURE() << "taken for the file's: " << e.what();
+  } catch (const ToolError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected 'warp n"), std::string::npos) << e.what();
+  }
 }
 
 // A manifest's traced kernel: the file next to the trace gives the sections

@@ -253,6 +253,14 @@ TEST(ReadersAccelSim, FewerBlocksThanTheGridMakeTheTraceIncomplete) {
             "the trace shows 2 of the blocks of its grid (3,1,1): the kernel's worst block may be one "
             "it leaves out");
   EXPECT_EQ(trace("(3,1,1)", 3), "");
+  // A section that names no block may be a named one again.
+  const std::string unnamed =
+      "-kernel name = k\n-grid dim = (2,1,1)\n-block dim = (32,1,1)\n"
+      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n0000 ffffffff 0 EXIT 0 0\n#END_TB\n"
+      "#BEGIN_TB\nwarp = 0\ninsts = 1\n0000 ffffffff 0 EXIT 0 0\n#END_TB\n";
+  EXPECT_EQ(read_trace_text("k.traceg", unnamed, TraceFormat::accelsim, orin()).incomplete,
+            "the trace shows 1 of the blocks of its grid (2,1,1) and sections that name no block: the "
+            "kernel's worst block may be one it leaves out");
   EXPECT_EQ(trace("(2,2,1)", 2), "the trace shows 2 of the blocks of its grid (2,2,1): the kernel's "
                                  "worst block may be one it leaves out");
   // 2^64 blocks and more: the count does not wrap (2^22 * 2^21 * 2^21 is 0

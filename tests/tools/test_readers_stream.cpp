@@ -4,12 +4,14 @@
 // whatever the chunk size cuts through (lines, CRLF pairs, a byte-order
 // mark), with errors at the same lines. Real traces of ../shared/data when
 // present, small hand-made ones always.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <istream>
 #include <sstream>
 #include <streambuf>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -118,38 +120,68 @@ TEST(ReadersStream, ErrorsNameTheSameLines) {
   EXPECT_EQ(error_of("\n", 1, hw), "s.traceg: the file is empty: no trace lines");
 }
 
-// Endless zero bytes, as /dev/zero gives them, counting what was read.
-class Zeros : public std::streambuf {
+// `text`, then zero bytes as /dev/zero gives them, counting the zeros
+// read; 16 MiB of them, so that a reader that does not stop at the first
+// fails the count instead of running out of memory.
+class TextThenZeros : public std::streambuf {
  public:
-  std::size_t given = 0;
+  explicit TextThenZeros(std::string text) : text_(std::move(text)) {}
+  std::size_t zeros_given = 0;
 
  protected:
   int_type underflow() override {
-    given += buffer_.size();
-    setg(buffer_.data(), buffer_.data(), buffer_.data() + buffer_.size());
-    return 0;
+    if (!text_given_ && !text_.empty()) {
+      text_given_ = true;
+      setg(text_.data(), text_.data(), text_.data() + text_.size());
+    } else {
+      if (zeros_given >= (std::size_t{16} << 20)) return traits_type::eof();
+      zeros_given += zeros_.size();
+      setg(zeros_.data(), zeros_.data(), zeros_.data() + zeros_.size());
+    }
+    return traits_type::to_int_type(*gptr());
   }
 
  private:
-  std::vector<char> buffer_ = std::vector<char>(4096, '\0');
+  std::string text_;
+  bool text_given_ = false;
+  std::vector<char> zeros_ = std::vector<char>(4096, '\0');
 };
 
-// Binary input is refused where its first NUL byte comes, in every format
-// and before the first line is whole: an endless one is not read until
-// memory runs out.
+// Binary input is refused where its first NUL byte comes, in every format,
+// before the first line is whole and after whole lines alike: an endless
+// one is not read until memory runs out.
 TEST(ReadersStream, ANulByteStopsTheReadWhereItComes) {
   const HardwareConfig hw = hardware_preset("orin-sm", 200);
+  constexpr std::size_t kChunk = 4096;
   for (const TraceFormat format :
        {TraceFormat::automatic, TraceFormat::native, TraceFormat::ptx, TraceFormat::accelsim}) {
-    Zeros zeros;
+    TextThenZeros zeros("");
     std::istream in(&zeros);
     try {
-      (void)detail::read_trace_chunks("z", in, format, hw, {}, 4096);
+      (void)detail::read_trace_chunks("z", in, format, hw, {}, kChunk);
       ADD_FAILURE() << "no error";
     } catch (const ToolError& e) {
       EXPECT_STREQ(e.what(), "z:1: not a text trace (a NUL byte)");
     }
-    EXPECT_LE(zeros.given, 3u * 4096u);
+    EXPECT_LE(zeros.zeros_given, 3 * kChunk);
+  }
+  // Whole lines of an Accel-Sim or PTX trace first, more than a chunk of
+  // them too, then the zeros: refused in the chunk they come in, at their
+  // line.
+  const std::string accelsim = "-kernel name = k\n#BEGIN_TB\nthread block = 0,0,0\n";
+  std::string ptx;
+  for (int i = 0; i < 200; ++i) ptx += "warp 0 :  PC=0x0 (k.ptx:1) add.u32 %r1, %r2, %r3;\n";
+  for (const std::string& lines : {accelsim, ptx}) {
+    TextThenZeros zeros(lines);
+    std::istream in(&zeros);
+    const auto count = static_cast<std::size_t>(std::count(lines.begin(), lines.end(), '\n'));
+    try {
+      (void)detail::read_trace_chunks("z", in, TraceFormat::automatic, hw, {}, kChunk);
+      ADD_FAILURE() << "no error";
+    } catch (const ToolError& e) {
+      EXPECT_EQ(std::string(e.what()), "z:" + std::to_string(count + 1) + ": not a text trace (a NUL byte)");
+    }
+    EXPECT_LE(zeros.zeros_given, 3 * kChunk);
   }
   // In a native trace after its first lines, read whole: the line of the
   // NUL, at every chunk size.

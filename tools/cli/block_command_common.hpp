@@ -61,6 +61,9 @@ nlohmann::json inputs_json(const Inputs& in);
 // Why `bound` is not shown safe against the cycles the trace's own run
 // took (GPGPU-Sim PTX traces), or empty.
 std::string below_observed(const Inputs& in, std::uint64_t bound);
+// Why the block --block names (`index`), or for the worst block some block
+// of the trace, may not be shown whole: empty when it is.
+std::string incomplete_block(const Inputs& in, const std::string& block, std::size_t index);
 // The block --block names; the worst one when not given.
 std::size_t chosen_block(const Inputs& in, const std::string& block);
 

@@ -123,7 +123,7 @@ Inputs load_inputs(const BlockOptions& o) {
   if (o.block.empty() || o.block == "worst") read_options.on_block = std::ref(worst);
   try {
     in.trace = read_trace(o.trace, format, in.config, read_options);
-  } catch (const ToolError& e) {
+  } catch (const PtxFileMismatch& e) {
     throw by_default(e);
   }
   in.worst_block = worst.index();
@@ -133,10 +133,10 @@ Inputs load_inputs(const BlockOptions& o) {
   if (!o.block_dim.empty() && in.trace.format != TraceFormat::ptx) {
     // Accel-Sim traces carry every lane's address and mask; native traces
     // carry costs: neither needs the launch shape.
-    fmt::print(stderr, "note: --block-dim is for GPGPU-Sim PTX traces; {} does not use it\n", o.trace);
+    fmt::print(stderr, "note: --block-dim is for GPGPU-Sim PTX traces; {} does not use it\n", in.trace.path);
   }
   for (const std::string& note : in.config.notes) fmt::print(stderr, "note: {}\n", note);
-  for (const std::string& note : in.trace.notes) fmt::print(stderr, "note: {}: {}\n", o.trace, note);
+  for (const std::string& note : in.trace.notes) fmt::print(stderr, "note: {}: {}\n", in.trace.path, note);
   return in;
 }
 
@@ -216,6 +216,10 @@ std::string incomplete_block(const TraceFile& trace, const BlockChoice& choice, 
   return {};
 }
 
+std::string incomplete_block(const Inputs& in, const std::string& block, std::size_t index) {
+  return incomplete_block(in.trace, parse_block_choice(block, in.trace.blocks), index);
+}
+
 namespace {
 
 // Exit status of a command that printed its results, the bound among them,
@@ -262,10 +266,11 @@ CommandOutput run_phases(const BlockOptions& o) {
   j["block_index"] = block_index;
   j["warps"] = nlohmann::json::array();
   // As block-wcet and simulate warn: the times alone of a block the trace
-  // may show in part cover only what it shows.
-  if (!block.incomplete.empty()) {
-    const std::string why = block.incomplete + "; the times cover only what the trace shows";
-    fmt::print(stderr, "warning: {}: {}\n", o.trace, why);
+  // may show in part (or, for the worst block, a trace that may leave
+  // blocks out) cover only what it shows.
+  if (const std::string incomplete = incomplete_block(in, o.block, block_index); !incomplete.empty()) {
+    const std::string why = incomplete + "; the times cover only what the trace shows";
+    fmt::print(stderr, "warning: {}: {}\n", in.trace.path, why);
     j["notes"].push_back("warning: " + why);
   }
   // Which block, when the trace has several (as block-wcet and simulate say).
@@ -346,10 +351,10 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
   const bool blocks_missing = choice.worst && !in.trace.incomplete.empty();
   if (const std::string why = incomplete_block(in.trace, choice, a.block_index); !why.empty()) {
     incomplete = why + "; the bound covers only what the trace shows";
-    fmt::print(stderr, "warning: {}: {}\n", o.trace, incomplete);
+    fmt::print(stderr, "warning: {}: {}\n", in.trace.path, incomplete);
   }
   const std::string below = below_observed(in, bb.safe_upper_bound);
-  if (!below.empty()) fmt::print(stderr, "warning: {}: {}\n", o.trace, below);
+  if (!below.empty()) fmt::print(stderr, "warning: {}: {}\n", in.trace.path, below);
   out.unsafe = !in.config.modelled || !below.empty() || !incomplete.empty();
   if (o.json) {
     nlohmann::json j = inputs_json(in);

@@ -148,15 +148,19 @@ CommandOutput run_simulate(const BlockOptions& o) {
   // As block-wcet says it: a bound of hardware the model does not describe,
   // of a block the trace may show in part, or below the run the trace
   // records, is not shown safe.
-  const std::string& incomplete = block.incomplete;
+  const std::string incomplete = incomplete_block(in, o.block, block_index);
   const std::string below = below_observed(in, analysis.bound.safe_upper_bound);
   const bool bound_safe = in.config.modelled && incomplete.empty() && below.empty();
   j["bound_safe"] = bound_safe;
   if (!below.empty()) {
-    fmt::print(stderr, "warning: {}: {}\n", o.trace, below);
+    fmt::print(stderr, "warning: {}: {}\n", in.trace.path, below);
     j["notes"].push_back("warning: " + below);
   }
-  if (!incomplete.empty()) j["notes"].push_back("warning: " + incomplete);
+  if (!incomplete.empty()) {
+    fmt::print(stderr, "warning: {}: {}; the bound covers only what the trace shows\n", in.trace.path,
+               incomplete);
+    j["notes"].push_back("warning: " + incomplete);
+  }
   j["warps"] = warps.size();
   // The cycles the traced run took, as block-wcet reports them (GPGPU-Sim
   // PTX traces).
@@ -175,7 +179,9 @@ CommandOutput run_simulate(const BlockOptions& o) {
                             bound_safe ? ""
                             : !below.empty() ? " (NOT safe: below the trace's observed run, see the warning)"
                             : !incomplete.empty()
-                                ? " (NOT safe: the trace may not show the whole block)"
+                                ? incomplete == in.trace.incomplete
+                                      ? " (NOT safe: the trace may not show every block)"
+                                      : " (NOT safe: the trace may not show the whole block)"
                                 : " (NOT shown safe: the hardware is not the modelled machine)");
     if (one_schedule && o.policy == "all") {
       out.text += "          one warp: every scheduler runs the same schedule\n";

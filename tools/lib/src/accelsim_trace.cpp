@@ -205,9 +205,11 @@ class Reader {
   TraceFile finish() {
     if (in_block_) fail_at(name_, line_, "missing #END_TB at the end of the file");
     if (out_.blocks.empty()) fail_at(name_, line_, "no #BEGIN_TB section");
-    // NVBit traces every block of the grid; each block is in the grid and
-    // given once (checked as read), so fewer blocks means some are missing,
-    // as when a piped trace stops between two blocks.
+    // NVBit traces every block of the grid, each in a section that names
+    // it; a named block lies in the grid and is named once (checked as
+    // read), so fewer named blocks means some are missing, as when a piped
+    // trace stops between two blocks. A section naming no block may repeat
+    // one and does not count.
     if (grid_) {
       // Up to 2^96 blocks: a product past 64 bits is more than any trace holds.
       std::uint64_t blocks = 1;
@@ -215,10 +217,13 @@ class Reader {
       for (const std::uint64_t extent : *grid_) {
         past_64_bits = past_64_bits || !checked_mul(blocks, extent, blocks);
       }
-      if (past_64_bits || out_.blocks.size() < blocks) {
-        out_.incomplete = fmt::format("the trace shows {} of the blocks of its grid ({},{},{}): the "
+      const std::size_t named = block_lines_.size();
+      if (past_64_bits || named < blocks) {
+        out_.incomplete = fmt::format("the trace shows {} of the blocks of its grid ({},{},{}){}: the "
                                       "kernel's worst block may be one it leaves out",
-                                      out_.blocks.size(), (*grid_)[0], (*grid_)[1], (*grid_)[2]);
+                                      named, (*grid_)[0], (*grid_)[1], (*grid_)[2],
+                                      named < out_.blocks.size() ? " and sections that name no block"
+                                                                 : "");
       }
     }
     out_.register_count = registers_.size();

@@ -81,15 +81,15 @@ std::string ptx_file_next_to(const std::string& trace) {
   if (name.empty()) return {};
   const std::filesystem::path p = std::filesystem::path(trace).parent_path() / std::string(name);
   if (!file_there(trace, p, "the PTX file its lines name")) return {};
+  // A folder of that name is no PTX file (a link to a file is one).
+  if (!std::filesystem::is_regular_file(p, ec)) return {};
   return p.string();
 }
 
 ToolError ptx_next_to_error(const ToolError& e, const std::string& ptx, std::string_view opt_out) {
-  const std::string_view what = e.what();
-  if (ptx.empty() || what.find(ptx) == std::string_view::npos) return e;
   return ToolError(fmt::format("{} ({} lies next to the trace and its lines name it, so it was "
                                "taken as the PTX file the trace ran; {} reads the trace without it)",
-                               what, ptx, opt_out));
+                               e.what(), ptx, opt_out));
 }
 
 }  // namespace gpuwcet::tools

@@ -432,7 +432,7 @@ bool LaneValueAnalysis::flow_step(std::uint32_t here, std::string& why) {
         expected.push_back(std::move(where));
       }
     }
-    throw ToolError(fmt::format(
+    throw PtxFileMismatch(fmt::format(
         "after line {} of {} GPGPU-Sim's reconvergence stack goes to {}, the trace to line {}: "
         "the trace was not run from this PTX file, or not with this block shape",
         flow_->at(flow_at_).line, flow_->path(), fmt::join(expected, " or "), flow_->at(here).line));
@@ -473,25 +473,25 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
     // Its lines are matched by number: another file's (or a copy under
     // another name, which nothing tells apart from one) would misplace
     // every join point.
-    throw ToolError(fmt::format("the trace's lines name the PTX file {}, the PTX file given is {}: "
+    throw PtxFileMismatch(fmt::format("the trace's lines name the PTX file {}, the PTX file followed is {}: "
                                 "give the file the trace ran, under the name its lines give",
                                 at.file, flow_->path()));
   }
   const std::uint32_t here = at.line == 0 ? FlowInstruction::kNone : flow_->index_of_line(at.line);
   if (here == FlowInstruction::kNone) {
-    throw ToolError(fmt::format("line {} of {} holds no instruction (or more than one)", at.line,
+    throw PtxFileMismatch(fmt::format("line {} of {} holds no instruction (or more than one)", at.line,
                                 flow_->path()));
   }
   const FlowInstruction& ins = flow_->at(here);
   if (ins.opcode != opcode) {
-    throw ToolError(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
+    throw PtxFileMismatch(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
                                 flow_->path(), ins.opcode, opcode));
   }
   // The guard and operands too (GPGPU-Sim prints the line without its tabs):
   // a trace whose branch conditions or targets differ from the file's would
   // have its lanes followed through code it did not run.
   if (!at.text.empty() && !ins.text.empty() && comparable(at.text) != comparable(ins.text)) {
-    throw ToolError(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
+    throw PtxFileMismatch(fmt::format("line {} of {} holds '{}', the trace runs '{}' there", at.line,
                                 flow_->path(), shown(ins.text), shown(at.text)));
   }
   // GPGPU-Sim places a function's instructions kPtxInstructionBytes apart in
@@ -500,7 +500,7 @@ bool LaneValueAnalysis::follow_flow(const TraceLocation& at, std::string_view op
   // file's control flow would disagree.
   if (started_ && ins.function == flow_->at(flow_at_).function &&
       at.pc - last_pc_ != kPtxInstructionBytes * (std::uint64_t{here} - flow_at_)) {
-    throw ToolError(fmt::format(
+    throw PtxFileMismatch(fmt::format(
         "PC=0x{:x} at line {} of {}, after PC=0x{:x} at line {}: GPGPU-Sim places the "
         "instructions of a function {} bytes apart in the file's order, so the trace was not run "
         "from this PTX file",

@@ -172,7 +172,7 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   TraceFile trace;
   try {
     trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
-  } catch (const ToolError& e) {
+  } catch (const PtxFileMismatch& e) {
     throw by_default(e);
   }
   if (flow && trace.format != TraceFormat::ptx) {

@@ -303,6 +303,8 @@ class Reader {
     AccessCost cost;
     try {
       cost = lanes_[it->second].step(opcode, guard_text, operands, where);
+    } catch (const PtxFileMismatch& e) {
+      throw PtxFileMismatch(fmt::format("{}:{}: {}", name_, line_, e.what()));
     } catch (const ToolError& e) {
       fail_at(name_, line_, e.what());
     }

@@ -356,6 +356,12 @@ void stream_lines(std::istream& in, const std::string& name, std::string text, s
     if (!more) break;
     const std::size_t kept = text.size();
     more = read_more(in, name, text, chunk);
+    // A NUL byte is refused as it comes, not once its line ends: binary
+    // input without a newline would otherwise be read until memory runs out.
+    if (const std::size_t nul = text.find('\0', kept); nul != std::string::npos) {
+      detail::fail_at(name, number + 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')),
+                      "not a text trace (a NUL byte)");
+    }
     read += text.size() - kept;
     if (progress) progress(read, 0);  // a stream's size is unknown
     if (!more && text.empty()) break;

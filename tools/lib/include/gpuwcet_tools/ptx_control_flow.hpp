@@ -22,7 +22,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpuwcet_tools/tool_error.hpp"
+
 namespace gpuwcet::tools {
+
+// A trace that the PTX file followed does not fit (another program, or
+// another launch shape): raised by LaneValueAnalysis while it follows the
+// file, so that a tool that took the file by default can say so.
+class PtxFileMismatch : public ToolError {
+ public:
+  using ToolError::ToolError;
+};
 
 struct FlowInstruction {
   enum class Kind : std::uint8_t { plain, branch, exit, call, indirect };

@@ -89,9 +89,9 @@ std::string config_next_to(const std::string& trace);
 std::string ptx_file_next_to(const std::string& trace);
 
 // `e`, raised while the PTX file `ptx` that ptx_file_next_to found was read
-// or followed, with what the user needs to see when its message names the
-// file: that it was taken because it lies next to the trace, and how not
-// to take it (`opt_out`: "--no-ptx").
+// (PtxControlFlow::load) or followed (PtxFileMismatch), with what the user
+// needs to see: that it was taken because it lies next to the trace, and
+// how not to take it (`opt_out`: "--no-ptx").
 ToolError ptx_next_to_error(const ToolError& e, const std::string& ptx, std::string_view opt_out);
 
 // A hardware file: the native TOML format or a GPGPU-Sim configuration file
