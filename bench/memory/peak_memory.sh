@@ -4,6 +4,7 @@
 #   vectoradd-x100.traceg  the data set's vectoradd-sm80 blocks repeated 100
 #                          times (19,600 blocks, about 108 MB)
 #   one-warp-10m.trace     one native warp of 10 million instructions
+#   one-warp-ptx-2m.trace  one GPGPU-Sim PTX warp of 2 million instructions
 # and runs each command of the table below once per gpuwcet given, printing
 # wall time, peak resident memory (VmHWM) and peak anonymous memory (RssAnon,
 # sampled every 20 ms: the heap, not the mapped trace file).
@@ -41,6 +42,22 @@ with open(out + '/one-warp-10m.trace', 'w') as f:
             f.write('\n'.join(lines) + '\n')
             lines = []
     f.write('exit\n')
+# One GPGPU-Sim PTX warp of 2 million straight-line instructions (addresses
+# 8 bytes apart, one source line each), then its run's time.
+ptx = ['add.s32 %r{}, %r{}, %r{};', 'mul.lo.s32 %r{}, %r{}, %r{};', 'add.f32 %f{}, %f{}, %f{};',
+       'ld.global.f32 %f{}, [%rd{}+{}];', 'ld.shared.u32 %r{}, [%r{}+{}];', 'fma.rn.f32 %f{}, %f{}, %f{}, %f1;']
+with open(out + '/one-warp-ptx-2m.trace', 'w') as f:
+    lines = ['warp 0 :  PC=0x100 (k.ptx:10) mov.u32 %r1, %tid.x;']
+    for i in range(1, 2_000_000):
+        op = ptx[rng.randrange(6)]
+        args = (rng.randrange(2, 64), rng.randrange(1, 64), 4 * rng.randrange(64)) if '[' in op else \
+               (rng.randrange(2, 64), rng.randrange(1, 64), rng.randrange(1, 64))
+        lines.append('warp 0 :  PC=0x{:x} (k.ptx:{}) {}'.format(0x100 + 8 * i, 10 + i, op.format(*args)))
+        if len(lines) == 100_000:
+            f.write('\n'.join(lines) + '\n')
+            lines = []
+    lines.append('warp 0 :  PC=0x{:x} (k.ptx:{}) ret;'.format(0x100 + 8 * 2_000_000, 10 + 2_000_000))
+    f.write('\n'.join(lines) + '\nkernel_execution_time : 1\n')
 PY
 # measure LABEL COMMAND...: runs COMMAND (stdout discarded) and prints a row.
 measure() {
@@ -74,6 +91,10 @@ for g in "$@"; do
   measure "block-wcet vectoradd-x100.traceg" "$g" block-wcet "$work/vectoradd-x100.traceg" --hw-preset orin-sm
   if "$g" block-wcet --help | grep -q "'-'"; then
     measure "cat vectoradd-x100.traceg \| block-wcet -" "cat $work/vectoradd-x100.traceg | $g block-wcet - --hw-preset orin-sm"
+  fi
+  measure "block-wcet one-warp-ptx-2m.trace" "$g" block-wcet "$work/one-warp-ptx-2m.trace" --hw-preset orin-sm
+  if "$g" block-wcet --help | grep -q "'-'"; then
+    measure "cat one-warp-ptx-2m.trace \| block-wcet -" "cat $work/one-warp-ptx-2m.trace | $g block-wcet - --hw-preset orin-sm"
   fi
   measure "block-wcet one-warp-10m.trace" "$g" block-wcet "$work/one-warp-10m.trace" --hw-preset orin-sm
   measure "phases one-warp-10m.trace --json" "$g" phases "$work/one-warp-10m.trace" --hw-preset orin-sm --json
