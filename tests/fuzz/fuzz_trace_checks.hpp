@@ -68,11 +68,18 @@ inline void check_streamed_reads_the_same(std::string_view text, tools::TraceFor
   }
   check(whole_error == stream_error);
   check(whole.blocks.size() == streamed.blocks.size() && whole.register_count == streamed.register_count);
+  check(whole.incomplete == streamed.incomplete && whole.observed_cycles == streamed.observed_cycles &&
+        whole.notes == streamed.notes);
   for (std::size_t b = 0; b < whole.blocks.size(); ++b) {
     check(whole.blocks[b].warps.size() == streamed.blocks[b].warps.size());
     check(whole.blocks[b].incomplete == streamed.blocks[b].incomplete);
     for (std::size_t w = 0; w < whole.blocks[b].warps.size(); ++w) {
-      check(whole.blocks[b].warps[w].lines == streamed.blocks[b].warps[w].lines);
+      const tools::WarpTrace& x = whole.blocks[b].warps[w];
+      const tools::WarpTrace& y = streamed.blocks[b].warps[w];
+      check(x.lines == y.lines && x.code.size() == y.code.size());
+      for (std::size_t i = 0; i < x.code.size(); ++i) {
+        check(x.code[i].unit == y.code[i].unit && x.code[i].extra_cycles == y.code[i].extra_cycles);
+      }
     }
   }
 }
@@ -98,7 +105,10 @@ int fuzz_hardware(const std::uint8_t* data, std::size_t size, Parse parse) {
 inline int fuzz_trace(const std::uint8_t* data, std::size_t size, tools::TraceFormat format) {
   static const tools::HardwareConfig hw = tools::hardware_preset("orin-sm", 200);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  if (format == tools::TraceFormat::accelsim) check_streamed_reads_the_same(text, format, hw);
+  // Both formats a pipe gets a chunk at a time.
+  if (format == tools::TraceFormat::accelsim || format == tools::TraceFormat::ptx) {
+    check_streamed_reads_the_same(text, format, hw);
+  }
   try {
     const tools::TraceFile t = tools::read_trace_text("fuzz", text, format, hw);
     check_trace(t, hw.hw);
