@@ -381,6 +381,28 @@ TEST(Profile, WorstOfATraceBoundsEveryBlock) {
   EXPECT_GT(tighter_alone, 10);
 }
 
+// A manifest's paths are found as the system finds them: through a folder
+// that is a symbolic link, "../traces/t.trace" is the link target's
+// sibling, not the link's (a lexical "configs/.." dropped there would read
+// another trace, here one with other instructions, without a word).
+TEST(Profile, ManifestPathsGoThroughSymbolicLinks) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "gpuwcet_manifest_symlink";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "real" / "configs");
+  fs::create_directories(dir / "real" / "traces");
+  fs::create_directories(dir / "traces");
+  std::ofstream(dir / "real" / "traces" / "t.trace") << "warp 0\nfp_add r1 , r2\nfp_add r3 , r1\nexit\n";
+  std::ofstream(dir / "traces" / "t.trace") << "warp 0\nint_add r1 , r2\nexit\n";
+  std::ofstream(dir / "real" / "configs" / "m.toml")
+      << "[[kernel]]\nname = \"k\"\nblock_threads = 32\ntrace = \"../traces/t.trace\"\nhardware = \"orin-sm\"\n";
+  fs::create_directory_symlink(dir / "real" / "configs", dir / "link");
+  const auto through_link = gpuwcet::tools::load_manifest((dir / "link" / "m.toml").string()).at(0).sections;
+  const auto direct = gpuwcet::tools::load_manifest((dir / "real" / "configs" / "m.toml").string()).at(0).sections;
+  fs::remove_all(dir);
+  EXPECT_EQ(through_link, direct);
+}
+
 // A traced kernel without `hardware` or `hardware_file` is bounded, as by
 // block-wcet, on the gpgpusim.config next to its trace when there is one:
 // the same sections as naming that file, not the orin-sm preset's.

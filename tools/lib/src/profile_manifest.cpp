@@ -105,7 +105,10 @@ void fold_traced_block(const HardwareConfig& hw, const TraceFile& trace, std::si
 
 TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in) {
   const std::filesystem::path dir = std::filesystem::path(manifest).parent_path();
-  auto relative = [&](const std::string& p) { return (dir / p).lexically_normal().string(); };
+  // Not normalised: "configs/../traces/t.trace" is where the system finds
+  // it, through a folder that is a symbolic link too; dropping "configs/.."
+  // by its text would name another file.
+  auto relative = [&](const std::string& p) { return (dir / p).string(); };
   if (!in.preset.empty() && !in.hardware_file.empty()) {
     throw ToolError("give 'hardware' or 'hardware_file', not both");
   }
