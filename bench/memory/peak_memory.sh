@@ -97,6 +97,9 @@ for g in "$@"; do
     measure "cat one-warp-ptx-2m.trace \| block-wcet -" "cat $work/one-warp-ptx-2m.trace | $g block-wcet - --hw-preset orin-sm"
   fi
   measure "block-wcet one-warp-10m.trace" "$g" block-wcet "$work/one-warp-10m.trace" --hw-preset orin-sm
+  if "$g" block-wcet --help | grep -q "'-'"; then
+    measure "cat one-warp-10m.trace \| block-wcet -" "cat $work/one-warp-10m.trace | $g block-wcet - --hw-preset orin-sm"
+  fi
   measure "phases one-warp-10m.trace --json" "$g" phases "$work/one-warp-10m.trace" --hw-preset orin-sm --json
   measure "block-wcet one-warp-10m.trace --svg" "$g" block-wcet "$work/one-warp-10m.trace" --hw-preset orin-sm --svg "$work/t.svg"
   echo "SVG: $(stat -c %s "$work/t.svg") bytes"

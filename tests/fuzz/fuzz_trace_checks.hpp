@@ -105,10 +105,8 @@ int fuzz_hardware(const std::uint8_t* data, std::size_t size, Parse parse) {
 inline int fuzz_trace(const std::uint8_t* data, std::size_t size, tools::TraceFormat format) {
   static const tools::HardwareConfig hw = tools::hardware_preset("orin-sm", 200);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  // Both formats a pipe gets a chunk at a time.
-  if (format == tools::TraceFormat::accelsim || format == tools::TraceFormat::ptx) {
-    check_streamed_reads_the_same(text, format, hw);
-  }
+  // A pipe gets every format a chunk at a time.
+  check_streamed_reads_the_same(text, format, hw);
   try {
     const tools::TraceFile t = tools::read_trace_text("fuzz", text, format, hw);
     check_trace(t, hw.hw);

@@ -1,6 +1,5 @@
 // Traces read from a stream (a pipe, standard input: read_trace_stream), a
-// chunk at a time for Accel-Sim and GPGPU-Sim PTX traces: the same trace as
-// read whole,
+// chunk at a time in every format: the same trace as read whole,
 // whatever the chunk size cuts through (lines, CRLF pairs, a byte-order
 // mark), with errors at the same lines. Real traces of ../shared/data when
 // present, small hand-made ones always.
@@ -116,7 +115,7 @@ TEST(ReadersStream, ErrorsNameTheSameLines) {
     EXPECT_EQ(error_of(cut, chunk, hw), whole_error(cut)) << chunk;
     EXPECT_EQ(error_of("  \n\n", chunk, hw), "s.traceg: the file is empty: no trace lines") << chunk;
   }
-  // A stream is read whole for the other formats: the same messages.
+  // The other formats give the same messages too.
   EXPECT_EQ(error_of("\n", 1, hw), "s.traceg: the file is empty: no trace lines");
 }
 
@@ -183,11 +182,50 @@ TEST(ReadersStream, ANulByteStopsTheReadWhereItComes) {
     }
     EXPECT_LE(zeros.zeros_given, 3 * kChunk);
   }
-  // In a native trace after its first lines, read whole: the line of the
-  // NUL, at every chunk size.
+  // In a native trace after its first lines: the line of the NUL, at every
+  // chunk size.
   const std::string native = std::string("warp 0\nalu r1\n\n", 15) + std::string("x\0y\n", 4) + "exit\n";
   for (std::size_t chunk = 1; chunk <= native.size(); ++chunk) {
     EXPECT_EQ(error_of(native, chunk, hw), "s.traceg:4: not a text trace (a NUL byte)") << chunk;
+  }
+}
+
+// A native trace, a line at a time too (its warps' arrays then grow as
+// read, where read whole they are sized from the lines ahead): the same
+// blocks, labels, instructions and errors at every chunk size; and the
+// examples.
+TEST(ReadersStream, NativeTracesReadAsReadWhole) {
+  const HardwareConfig hw = hardware_preset("orin-sm", 200);
+  const std::string text =
+      "# two blocks\nkernel k\nblock 0,1,0\nwarp 0\nfp_add r1 , r2 r3   # comment\nload+7 r4 , r1\n"
+      "barrier\nwarp 1\nint_add r5 , r4\n\nblock\nwarp 3\nsfu r1 , r1\nexit\n";
+  for (const std::string& variant : variants_of(text)) {
+    const TraceFile whole = read_trace_text("s.traceg", variant, TraceFormat::automatic, hw);
+    ASSERT_EQ(whole.format, TraceFormat::native);
+    ASSERT_EQ(whole.blocks.size(), 2u);
+    for (std::size_t chunk = 1; chunk <= variant.size() + 1; ++chunk) {
+      expect_same(whole, chunked(variant, chunk, hw), "chunk " + std::to_string(chunk));
+    }
+  }
+  for (const char* bad : {"warp 0\nfp_add r1\nwarp 0\n", "block 1\nwarp 0\nfp_add r1\nblock 1\n",
+                          "warp 0\nfrob r1\n", "fp_add r1\n", "block 2\n"}) {
+    std::string whole = "no error";
+    try {
+      (void)read_trace_text("s.traceg", bad, TraceFormat::native, hw);
+    } catch (const ToolError& e) {
+      whole = e.what();
+    }
+    EXPECT_NE(whole, "no error") << bad;
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{4096}}) {
+      EXPECT_EQ(error_of(bad, chunk, hw), whole) << bad << " chunk " << chunk;
+    }
+  }
+  for (const char* name : {"one-warp.trace", "two-warps.trace"}) {
+    const std::string example = read_text_file(std::string(GPUWCET_SOURCE_DIR) + "/examples/traces/" + name);
+    const TraceFile whole = read_trace_text("s.traceg", example, TraceFormat::automatic, hw);
+    for (const std::size_t chunk : {std::size_t{5}, std::size_t{97}, detail::kStreamChunk}) {
+      expect_same(whole, chunked(example, chunk, hw), name);
+    }
   }
 }
 

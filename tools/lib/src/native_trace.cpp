@@ -52,135 +52,184 @@ std::size_t lines_of_warp(std::string_view content, std::size_t pos) {
 
 }  // namespace
 
-TraceFile read_native_trace(const std::string& name, std::string_view content,
-                            const HardwareConfig& config, const TraceReadOptions& options) {
-  TraceFile out;
-  out.path = name;
-  out.format = TraceFormat::native;
-  OpcodeResolver resolver(config, &classify_native, true);
-  RegisterMap registers;
-  std::set<std::uint64_t> warp_ids;
-  std::map<std::string, std::size_t> labels;  // a block's label (coordinates normalised) -> its line
-  bool have_kernel = false;
-  std::size_t block_line = 0;
+namespace {
 
-  auto close_block = [&](std::size_t line) {
-    if (out.blocks.empty()) return;
-    if (out.blocks.back().warps.empty()) fail_at(name, block_line, "block without warps");
-    for (WarpTrace& w : out.blocks.back().warps) {
-      if (w.code.empty()) fail_at(name, line, fmt::format("warp {} has no instructions", w.warp_id));
-      finish_warp(w, config.hw, name);
+// Reads the lines one at a time (line, then finish): nothing of a line is
+// kept past it, so that a trace from a pipe can be read a chunk at a time.
+// `content`, when the whole text is at hand, sizes each warp's arrays once
+// from the lines that follow its 'warp' line.
+class Reader {
+ public:
+  Reader(const std::string& name, const HardwareConfig& config, const TraceReadOptions& options)
+      : name_(name), config_(config), options_(options), resolver_(config, &classify_native, true) {
+    out_.path = name;
+    out_.format = TraceFormat::native;
+  }
+
+  TraceFile run(std::string_view content) {
+    content_ = content;
+    LineCursor lines(content);
+    lines.report_to(&options_.progress);
+    std::string_view raw;
+    while (lines.next(raw)) {
+      next_line_at_ = lines.position();
+      line(raw, lines.line_number());
     }
-    block_read(out, registers.size(), options);
-  };
-  auto open_block = [&](std::string label, std::size_t line) {
-    close_block(line);
-    out.blocks.emplace_back();
-    out.blocks.back().label = std::move(label);
-    warp_ids.clear();
-    block_line = line;
-  };
+    return finish();
+  }
 
-  LineCursor lines(content);
-  lines.report_to(&options.progress);
-  std::string_view raw;
-  std::size_t line = 0;
-  while (lines.next(raw)) {
-    line = lines.line_number();
+  void line(std::string_view raw, std::size_t number) {
+    line_ = number;
     std::string_view text = raw;
     const std::size_t hash = text.find('#');
     if (hash != std::string_view::npos) text = text.substr(0, hash);
     text = trim(text);
-    if (text.empty()) continue;
+    if (text.empty()) return;
     const std::string_view word0 = first_word(text);
     if (word0 == "kernel") {
-      if (have_kernel) fail_at(name, line, "kernel named twice");
-      if (!out.blocks.empty()) fail_at(name, line, "'kernel' must come before the first block");
+      if (have_kernel_) fail_at(name_, line_, "kernel named twice");
+      if (!out_.blocks.empty()) fail_at(name_, line_, "'kernel' must come before the first block");
       const std::vector<std::string_view> words = split_ws(text);
-      if (words.size() != 2) fail_at(name, line, "expected 'kernel <name>'");
-      out.kernel = std::string(words[1]);
-      have_kernel = true;
+      if (words.size() != 2) fail_at(name_, line_, "expected 'kernel <name>'");
+      out_.kernel = std::string(words[1]);
+      have_kernel_ = true;
     } else if (word0 == "block") {
       const std::string_view given = trim(text.substr(5));
       // An unlabelled block is labelled by its index.
-      const std::string label = given.empty() ? std::to_string(out.blocks.size()) : std::string(given);
+      const std::string label = given.empty() ? std::to_string(out_.blocks.size()) : std::string(given);
       // --block picks a block by its label: two blocks with one label
       // (coordinates compared as numbers, an index label included) would
       // make that ambiguous.
       const auto coords = block_coordinates(label);
-      const auto [first, fresh] = labels.emplace(coords ? *coords : label, line);
+      const auto [first, fresh] = labels_.emplace(coords ? *coords : label, line_);
       if (!fresh) {
-        fail_at(name, line,
+        fail_at(name_, line_,
                 fmt::format("block label '{}' given twice (first at line {}){}", label, first->second,
                             given.empty() ? ": this unlabelled block takes its index as its label; "
                                             "give it another"
                                           : ""));
       }
-      open_block("block " + label, line);
+      open_block("block " + label);
     } else if (word0 == "warp") {
       const std::vector<std::string_view> words = split_ws(text);
       const auto n = words.size() == 2 ? parse_uint(words[1], 0xFFFFFFFFu) : std::nullopt;
-      if (!n) fail_at(name, line, "expected 'warp <n>' with n a warp number");
-      if (out.blocks.empty()) {
-        labels.emplace(*block_coordinates("0"), line);
-        open_block("block 0", line);
+      if (!n) fail_at(name_, line_, "expected 'warp <n>' with n a warp number");
+      if (out_.blocks.empty()) {
+        labels_.emplace(*block_coordinates("0"), line_);
+        open_block("block 0");
       }
-      if (!warp_ids.insert(*n).second) {
-        fail_at(name, line, fmt::format("warp {} appears twice in this block", *n));
+      if (!warp_ids_.insert(*n).second) {
+        fail_at(name_, line_, fmt::format("warp {} appears twice in this block", *n));
       }
       WarpTrace w;
       w.warp_id = static_cast<std::uint32_t>(*n);
-      const std::size_t capacity = lines_of_warp(content, lines.position());
-      w.code.reserve(capacity);
-      w.lines.reserve(capacity);
-      out.blocks.back().warps.push_back(std::move(w));
+      if (!content_.empty()) {
+        const std::size_t capacity = lines_of_warp(content_, next_line_at_);
+        w.code.reserve(capacity);
+        w.lines.reserve(capacity);
+      }
+      out_.blocks.back().warps.push_back(std::move(w));
     } else {
-      if (out.blocks.empty() || out.blocks.back().warps.empty()) {
-        fail_at(name, line, "instruction outside a warp (start one with 'warp <n>')");
-      }
-      // Destinations, then after the first comma the sources; later commas
-      // separate like blanks.
-      const std::size_t op_end = find_one_of(text, " \t,");
-      std::string_view opcode = text.substr(0, op_end);
-      // "load+31": 31 extra cycles on the unit (further transactions, bank
-      // passes: Instruction::extra_cycles).
-      std::uint8_t extra = 0;
-      if (const std::size_t plus = opcode.find('+'); plus != std::string_view::npos) {
-        const auto n = parse_uint(opcode.substr(plus + 1), 255);
-        if (!n) {
-          fail_at(name, line,
-                  fmt::format("bad extra cycles in '{}' (expected opcode+N, N up to 255)", opcode));
-        }
-        extra = static_cast<std::uint8_t>(*n);
-        opcode = opcode.substr(0, plus);
-      }
-      std::string_view rest = op_end == std::string_view::npos ? std::string_view{} : text.substr(op_end);
-      const std::size_t comma = rest.find(',');
-      const std::string_view src_part =
-          comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-      const std::string_view dst_part = comma == std::string_view::npos ? rest : rest.substr(0, comma);
-      OperandSet ops;
-      std::string_view r;
-      for (WordCursor dsts(dst_part); dsts.next(r);) {
-        if (!register_name(r)) fail_at(name, line, fmt::format("'{}' is not a register name", r));
-        ops.add_dst(registers.id(r, name, line));
-      }
-      for (WordCursor srcs(src_part, " \t\r,"); srcs.next(r);) {
-        if (!register_name(r)) fail_at(name, line, fmt::format("'{}' is not a register name", r));
-        ops.add_src(registers.id(r, name, line));
-      }
-      const auto [unit, kind] = resolver.resolve(opcode, name, line);
-      WarpTrace& w = out.blocks.back().warps.back();
-      Instruction ins = make_instruction(unit, kind, ops, name, line);
-      ins.extra_cycles = extra;
-      w.code.push_back(ins);
-      w.lines.push_back(static_cast<std::uint32_t>(line));
+      instruction(text);
     }
   }
-  close_block(line);
-  if (out.blocks.empty()) fail_at(name, line, "no 'warp <n>' line");
-  out.register_count = registers.size();
-  return out;
+
+  TraceFile finish() {
+    close_block();
+    if (out_.blocks.empty()) fail_at(name_, line_, "no 'warp <n>' line");
+    out_.register_count = registers_.size();
+    return std::move(out_);
+  }
+
+ private:
+  void close_block() {
+    if (out_.blocks.empty()) return;
+    if (out_.blocks.back().warps.empty()) fail_at(name_, block_line_, "block without warps");
+    for (WarpTrace& w : out_.blocks.back().warps) {
+      if (w.code.empty()) fail_at(name_, line_, fmt::format("warp {} has no instructions", w.warp_id));
+      finish_warp(w, config_.hw, name_);
+    }
+    block_read(out_, registers_.size(), options_);
+  }
+
+  void open_block(std::string label) {
+    close_block();
+    out_.blocks.emplace_back();
+    out_.blocks.back().label = std::move(label);
+    warp_ids_.clear();
+    block_line_ = line_;
+  }
+
+  void instruction(std::string_view text) {
+    if (out_.blocks.empty() || out_.blocks.back().warps.empty()) {
+      fail_at(name_, line_, "instruction outside a warp (start one with 'warp <n>')");
+    }
+    // Destinations, then after the first comma the sources; later commas
+    // separate like blanks.
+    const std::size_t op_end = find_one_of(text, " \t,");
+    std::string_view opcode = text.substr(0, op_end);
+    // "load+31": 31 extra cycles on the unit (further transactions, bank
+    // passes: Instruction::extra_cycles).
+    std::uint8_t extra = 0;
+    if (const std::size_t plus = opcode.find('+'); plus != std::string_view::npos) {
+      const auto n = parse_uint(opcode.substr(plus + 1), 255);
+      if (!n) {
+        fail_at(name_, line_,
+                fmt::format("bad extra cycles in '{}' (expected opcode+N, N up to 255)", opcode));
+      }
+      extra = static_cast<std::uint8_t>(*n);
+      opcode = opcode.substr(0, plus);
+    }
+    std::string_view rest = op_end == std::string_view::npos ? std::string_view{} : text.substr(op_end);
+    const std::size_t comma = rest.find(',');
+    const std::string_view src_part =
+        comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    const std::string_view dst_part = comma == std::string_view::npos ? rest : rest.substr(0, comma);
+    OperandSet ops;
+    std::string_view r;
+    for (WordCursor dsts(dst_part); dsts.next(r);) {
+      if (!register_name(r)) fail_at(name_, line_, fmt::format("'{}' is not a register name", r));
+      ops.add_dst(registers_.id(r, name_, line_));
+    }
+    for (WordCursor srcs(src_part, " \t\r,"); srcs.next(r);) {
+      if (!register_name(r)) fail_at(name_, line_, fmt::format("'{}' is not a register name", r));
+      ops.add_src(registers_.id(r, name_, line_));
+    }
+    const auto [unit, kind] = resolver_.resolve(opcode, name_, line_);
+    WarpTrace& w = out_.blocks.back().warps.back();
+    Instruction ins = make_instruction(unit, kind, ops, name_, line_);
+    ins.extra_cycles = extra;
+    w.code.push_back(ins);
+    w.lines.push_back(static_cast<std::uint32_t>(line_));
+  }
+
+  const std::string& name_;
+  const HardwareConfig& config_;
+  const TraceReadOptions& options_;
+  OpcodeResolver resolver_;
+  RegisterMap registers_;
+  TraceFile out_;
+  std::set<std::uint64_t> warp_ids_;
+  std::map<std::string, std::size_t> labels_;  // a block's label (coordinates normalised) -> its line
+  bool have_kernel_ = false;
+  std::size_t block_line_ = 0;
+  std::size_t line_ = 0;
+  std::string_view content_;      // the whole text, when read whole
+  std::size_t next_line_at_ = 0;  // its offset after the current line
+};
+
+}  // namespace
+
+TraceFile read_native_trace(const std::string& name, std::string_view content,
+                            const HardwareConfig& config, const TraceReadOptions& options) {
+  return Reader(name, config, options).run(content);
+}
+
+TraceFile read_native_lines(const std::string& name, const LineSource& source,
+                            const HardwareConfig& config, const TraceReadOptions& options) {
+  Reader reader(name, config, options);
+  source([&](std::string_view raw, std::size_t number) { reader.line(raw, number); });
+  return reader.finish();
 }
 
 }  // namespace gpuwcet::tools::detail

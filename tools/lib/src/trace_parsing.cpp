@@ -403,25 +403,24 @@ TraceFile detail::read_trace_chunks(const std::string& name, std::istream& in, T
     if (!read_more(in, name, head, chunk)) break;
     refuse_nul(had);
   }
-  refuse_nul(0);
   if (format == TraceFormat::automatic) format = detect_format(detail::skip_byte_order_mark(head));
-  if (format == TraceFormat::accelsim || format == TraceFormat::ptx) {
-    if (detail::skip_byte_order_mark(head).find_first_not_of(" \t\r\n") == std::string_view::npos) {
-      throw ToolError(fmt::format("{}: the file is empty: no trace lines", name));
-    }
-    head.erase(0, head.size() - detail::skip_byte_order_mark(head).size());
-    const detail::LineSource source = [&](const detail::LineSink& sink) {
-      stream_lines(in, name, std::move(head), chunk, sink, options.progress);
-    };
-    return format == TraceFormat::accelsim ? detail::read_accelsim_lines(name, source, config, options)
-                                           : detail::read_ptx_lines(name, source, config, options);
+  if (detail::skip_byte_order_mark(head).find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw ToolError(fmt::format("{}: the file is empty: no trace lines", name));
   }
-  // A native trace is read whole: it is written by hand, or by gpuwcet
-  // from a trace read already.
-  for (std::size_t had = head.size(); read_more(in, name, head, chunk); had = head.size()) {
-    refuse_nul(had);
+  head.erase(0, head.size() - detail::skip_byte_order_mark(head).size());
+  const detail::LineSource source = [&](const detail::LineSink& sink) {
+    stream_lines(in, name, std::move(head), chunk, sink, options.progress);
+  };
+  switch (format) {
+    case TraceFormat::accelsim:
+      return detail::read_accelsim_lines(name, source, config, options);
+    case TraceFormat::ptx:
+      return detail::read_ptx_lines(name, source, config, options);
+    case TraceFormat::native:
+    case TraceFormat::automatic:
+      break;
   }
-  return read_trace_text(name, head, format, config, options);
+  return detail::read_native_lines(name, source, config, options);
 }
 
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,

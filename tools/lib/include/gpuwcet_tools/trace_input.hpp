@@ -182,10 +182,10 @@ void drop_instructions(BlockTrace& block);
 TraceFile read_trace(const std::string& path, TraceFormat format, const HardwareConfig& config,
                      const TraceReadOptions& options = {});
 
-// read_trace on a stream (a pipe, standard input): an Accel-Sim or GPGPU-Sim
-// PTX trace is read a chunk at a time, its text not kept, so that a
-// compressed trace can be piped through its decompressor in little memory;
-// a native trace is read whole. A NUL byte ends the read where it comes.
+// read_trace on a stream (a pipe, standard input): a trace of any format is
+// read a chunk at a time, its text not kept, so that a compressed trace can
+// be piped through its decompressor in little memory. A NUL byte ends the
+// read where it comes.
 // read_trace reads path "-" (named "<stdin>") and pipes so.
 TraceFile read_trace_stream(const std::string& name, std::istream& in, TraceFormat format,
                             const HardwareConfig& config, const TraceReadOptions& options = {});

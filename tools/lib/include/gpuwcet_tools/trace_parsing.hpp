@@ -190,9 +190,11 @@ using LineSource = std::function<void(const LineSink&)>;
 // memory is the reader's, not the text's.
 TraceFile read_accelsim_lines(const std::string& name, const LineSource& source,
                               const HardwareConfig& config, const TraceReadOptions& options);
-// A GPGPU-Sim PTX trace read a line at a time, likewise.
+// A GPGPU-Sim PTX trace and a native trace read a line at a time, likewise.
 TraceFile read_ptx_lines(const std::string& name, const LineSource& source,
                          const HardwareConfig& config, const TraceReadOptions& options);
+TraceFile read_native_lines(const std::string& name, const LineSource& source,
+                            const HardwareConfig& config, const TraceReadOptions& options);
 // What read_trace_stream reads at a time.
 inline constexpr std::size_t kStreamChunk = std::size_t{1} << 24;
 // read_trace_stream reading `chunk` bytes at a time (tests cut lines at
