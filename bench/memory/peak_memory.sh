@@ -5,6 +5,7 @@
 #                          times (19,600 blocks, about 108 MB)
 #   one-warp-10m.trace     one native warp of 10 million instructions
 #   one-warp-ptx-2m.trace  one GPGPU-Sim PTX warp of 2 million instructions
+#   blocks-native.trace    4,000 native blocks of 8 warps of 100 instructions
 # and runs each command of the table below once per gpuwcet given, printing
 # wall time, peak resident memory (VmHWM) and peak anonymous memory (RssAnon,
 # sampled every 20 ms: the heap, not the mapped trace file).
@@ -42,6 +43,15 @@ with open(out + '/one-warp-10m.trace', 'w') as f:
             f.write('\n'.join(lines) + '\n')
             lines = []
     f.write('exit\n')
+# 4,000 native blocks of 8 warps of 100 instructions.
+with open(out + '/blocks-native.trace', 'w') as f:
+    for b in range(4000):
+        lines = ['block {}'.format(b)]
+        for w in range(8):
+            lines.append('warp {}'.format(w))
+            for i in range(100):
+                lines.append(ops[rng.randrange(6)].format(rng.randrange(64), rng.randrange(64), rng.randrange(64)))
+        f.write('\n'.join(lines) + '\n')
 # One GPGPU-Sim PTX warp of 2 million straight-line instructions (addresses
 # 8 bytes apart, one source line each), then its run's time.
 ptx = ['add.s32 %r{}, %r{}, %r{};', 'mul.lo.s32 %r{}, %r{}, %r{};', 'add.f32 %f{}, %f{}, %f{};',
@@ -91,6 +101,10 @@ for g in "$@"; do
   measure "block-wcet vectoradd-x100.traceg" "$g" block-wcet "$work/vectoradd-x100.traceg" --hw-preset orin-sm
   if "$g" block-wcet --help | grep -q "'-'"; then
     measure "cat vectoradd-x100.traceg \| block-wcet -" "cat $work/vectoradd-x100.traceg | $g block-wcet - --hw-preset orin-sm"
+  fi
+  measure "block-wcet blocks-native.trace" "$g" block-wcet "$work/blocks-native.trace" --hw-preset orin-sm
+  if "$g" block-wcet --help | grep -q "'-'"; then
+    measure "cat blocks-native.trace \| block-wcet -" "cat $work/blocks-native.trace | $g block-wcet - --hw-preset orin-sm"
   fi
   measure "block-wcet one-warp-ptx-2m.trace" "$g" block-wcet "$work/one-warp-ptx-2m.trace" --hw-preset orin-sm
   if "$g" block-wcet --help | grep -q "'-'"; then
