@@ -3,7 +3,8 @@
 # cycles GPGPU-Sim observed (docs/multiphase.md, "Single-warp accuracy"), as a
 # Markdown table and the mean overestimation (over all traces, and without
 # bfs's Kernel, whose addresses are data).
-# Usage: bench/accuracy/single_warp.sh [--hw FILE] [--no-block-dim] [--ptx-dir DIR]
+# Usage: bench/accuracy/single_warp.sh [--hw FILE] [--no-block-dim]
+#                                      [--ptx-dir DIR | --no-ptx]
 #                                      [path/to/gpuwcet]   (in any order;
 #                                      default build/host/tools/gpuwcet)
 #   --hw FILE        a hardware file instead of the gpgpusim.config next to each
@@ -11,8 +12,9 @@
 #   --no-block-dim   read the traces without their launch shapes
 #   --ptx-dir DIR    read each trace with the PTX file its lines name, when DIR
 #                    holds it (--ptx: join points from the file; the data set
-#                    does not carry these files); without it, none, even one
-#                    next to a trace (--no-ptx)
+#                    does not carry these files); without it, as block-wcet
+#                    does, the one next to the trace if there is one
+#   --no-ptx         no PTX file, not even one next to a trace
 # Each trace is read with the gpgpusim.config next to it and the launch shape
 # of the run that produced it (shape_of below, as in
 # tests/tools/test_real_traces.cpp).
@@ -22,6 +24,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 hw_args=()
 use_shape=1
 ptx_dir=
+no_ptx=0
 gpuwcet=
 # Options and the path in any order: an option after the path must not be
 # dropped quietly (the table would then be the default model's).
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
     --hw) [ $# -ge 2 ] || { echo "--hw needs a file" >&2; exit 2; }; hw_args=(--hw "$2"); shift 2 ;;
     --no-block-dim) use_shape=0; shift ;;
     --ptx-dir) [ $# -ge 2 ] || { echo "--ptx-dir needs a folder" >&2; exit 2; }; ptx_dir=$2; shift 2 ;;
+    --no-ptx) no_ptx=1; shift ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) [ -z "$gpuwcet" ] || { echo "one gpuwcet path, not '$gpuwcet' and '$1'" >&2; exit 2; }
        gpuwcet=$1; shift ;;
@@ -51,16 +55,14 @@ rows=$(for f in "$data"/*/*.trace; do
   shape=$(shape_of "$f")
   shape_args=(--block-dim "$shape")
   [ "$use_shape" = 1 ] || { shape_args=(); shape=unknown; }
-  # Without --ptx-dir, no PTX file at all: not even one that lies next to
-  # the trace, which block-wcet would otherwise take.
-  ptx_args=(--no-ptx)
-  followed=no
+  # By default block-wcet's own choice: the PTX file next to the trace if
+  # it lies there (the JSON's ptx_file says).
+  ptx_args=()
+  [ "$no_ptx" = 1 ] && ptx_args=(--no-ptx)
   if [ -n "$ptx_dir" ]; then
     named=$(sed -n '1s/.*(\(.*\):[0-9]*).*/\1/p' "$f")
-    if [ -f "$ptx_dir/$named" ]; then
-      ptx_args=(--ptx "$ptx_dir/$named")
-      followed=yes
-    fi
+    ptx_args=(--no-ptx)
+    [ -f "$ptx_dir/$named" ] && ptx_args=(--ptx "$ptx_dir/$named")
   fi
   "$gpuwcet" block-wcet "$f" "${hw_args[@]}" "${shape_args[@]}" "${ptx_args[@]}" --json 2>/dev/null | python3 -c '
 import json, sys
@@ -69,9 +71,9 @@ o, b = d["observed_cycles"], d["bound"]
 n = sum(1 for line in open(sys.argv[1]) if line.startswith("warp"))
 bench = sys.argv[1].split("/")[-2].split("-")[0]
 name = sys.argv[1].split("/")[-1][:36]
-ptx = sys.argv[3] if sys.argv[3] == "no" or not d["notes"] else "until a step it cannot follow"
+ptx = "no" if d["ptx_file"] is None else "until a step it cannot follow" if d["notes"] else "yes"
 print(f"| {bench} | {name} | {n} | {sys.argv[2]} | {ptx} | {o} | {b} | {100 * (b - o) / o:+.1f}% |")
-' "$f" "$shape" "$followed" || exit 1
+' "$f" "$shape" || exit 1
 done)
 echo "$rows"
 echo
