@@ -39,6 +39,7 @@ while [ $# -gt 0 ]; do
        gpuwcet=$1; shift ;;
   esac
 done
+[ -z "$ptx_dir" ] || [ "$no_ptx" = 0 ] || { echo "give --ptx-dir or --no-ptx, not both" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
 gpuwcet=${gpuwcet:-$root/build/host/tools/gpuwcet}
 [ -x "$gpuwcet" ] || { echo "no gpuwcet at $gpuwcet: build it, or give its path" >&2; exit 1; }

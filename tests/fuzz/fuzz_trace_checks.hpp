@@ -69,16 +69,20 @@ inline void check_streamed_reads_the_same(std::string_view text, tools::TraceFor
   check(whole_error == stream_error);
   check(whole.blocks.size() == streamed.blocks.size() && whole.register_count == streamed.register_count);
   check(whole.incomplete == streamed.incomplete && whole.observed_cycles == streamed.observed_cycles &&
-        whole.notes == streamed.notes);
+        whole.notes == streamed.notes && whole.kernel == streamed.kernel && whole.format == streamed.format);
   for (std::size_t b = 0; b < whole.blocks.size(); ++b) {
     check(whole.blocks[b].warps.size() == streamed.blocks[b].warps.size());
     check(whole.blocks[b].incomplete == streamed.blocks[b].incomplete);
+    check(whole.blocks[b].label == streamed.blocks[b].label);
     for (std::size_t w = 0; w < whole.blocks[b].warps.size(); ++w) {
       const tools::WarpTrace& x = whole.blocks[b].warps[w];
       const tools::WarpTrace& y = streamed.blocks[b].warps[w];
-      check(x.lines == y.lines && x.code.size() == y.code.size());
+      check(x.warp_id == y.warp_id && x.lines == y.lines && x.code.size() == y.code.size());
       for (std::size_t i = 0; i < x.code.size(); ++i) {
-        check(x.code[i].unit == y.code[i].unit && x.code[i].extra_cycles == y.code[i].extra_cycles);
+        const Instruction& p = x.code[i];
+        const Instruction& q = y.code[i];
+        check(p.unit == q.unit && p.kind == q.kind && p.extra_cycles == q.extra_cycles &&
+              p.dst_count == q.dst_count && p.src_count == q.src_count && p.dst == q.dst && p.src == q.src);
       }
     }
   }

@@ -140,6 +140,11 @@ TEST(PtxFileNextToTrace, ManifestTakesItAsIfNamed) {
       EXPECT_LE(by_default[s][w].second, without[s][w].second) << s << " " << w;
     }
   }
+  // A manifest's trace is a file: "-" is refused, whatever the manifest's
+  // own path.
+  EXPECT_THROW(load_manifest(dir.write("stdin.toml", "[[kernel]]\nname = \"k\"\nblock_threads = 32\n"
+                                                     "trace = \"-\"\n")),
+               ToolError);
   // ptx_file = true means nothing; the key needs a trace.
   EXPECT_THROW(sections("ptx_file = true\n"), ToolError);
   const std::string lone = dir.write("lone.toml", "[[kernel]]\nname = \"k\"\nblock_threads = 32\n"

@@ -1,8 +1,10 @@
 // Traces read from a stream (a pipe, standard input: read_trace_stream), a
 // chunk at a time in every format: the same trace as read whole,
 // whatever the chunk size cuts through (lines, CRLF pairs, a byte-order
-// mark), with errors at the same lines. Real traces of ../shared/data when
-// present, small hand-made ones always.
+// mark), with errors at the same lines (but a NUL byte: read whole, it is
+// refused before any line; streamed, when its chunk comes, after the
+// errors of earlier chunks). Real traces of ../shared/data when present,
+// small hand-made ones always.
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -92,6 +94,21 @@ TEST(ReadersStream, EveryChunkSizeReadsTheTraceReadWhole) {
     for (std::size_t chunk = 1; chunk <= text.size() + 1; ++chunk) {
       expect_same(whole, chunked(text, chunk, hw), "chunk " + std::to_string(chunk));
     }
+  }
+}
+
+// The format is told by the first line that tells it, however many chunks
+// of comments and blank lines come before (a head of a chunk or two would
+// take an Accel-Sim trace behind them for a native one).
+TEST(ReadersStream, FormatToldPastChunksOfComments) {
+  const HardwareConfig hw = hardware_preset("orin-sm", 200);
+  std::string comments;
+  for (int i = 0; i < 300; ++i) comments += i % 3 == 0 ? "\n" : "# a comment line\r\n";
+  const std::string text = comments + kSmall;
+  const TraceFile whole = read_trace_text("s.traceg", text, TraceFormat::automatic, hw);
+  ASSERT_EQ(whole.format, TraceFormat::accelsim);
+  for (const std::size_t chunk : {std::size_t{1}, std::size_t{97}, std::size_t{4096}}) {
+    expect_same(whole, chunked(text, chunk, hw), "chunk " + std::to_string(chunk));
   }
 }
 

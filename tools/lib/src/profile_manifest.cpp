@@ -112,6 +112,12 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   if (!in.preset.empty() && !in.hardware_file.empty()) {
     throw ToolError("give 'hardware' or 'hardware_file', not both");
   }
+  // "-" is standard input on the command line; in a manifest it would be a
+  // file of that name beside it or standard input by how the manifest was
+  // named.
+  if (in.trace == "-") {
+    throw ToolError("'trace' names a file; read a trace from standard input with block-wcet -");
+  }
   std::optional<std::uint32_t> latency;
   if (in.memory_latency != 0) latency = in.memory_latency;
   // As block-wcet: without a preset or file, the gpgpusim.config next to

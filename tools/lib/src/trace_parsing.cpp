@@ -277,14 +277,20 @@ namespace gpuwcet::tools {
 
 namespace {
 
+// Whether a line tells the format (detect_format): one that is neither
+// blank nor a '#' comment other than #BEGIN_TB.
+bool tells_format(std::string_view line) {
+  line = detail::trim(line);
+  return !line.empty() && (line.front() != '#' || detail::starts_with(line, "#BEGIN_TB"));
+}
+
 TraceFormat detect_format(std::string_view content) {
   detail::LineCursor lines(content);
   std::string_view line;
   while (lines.next(line)) {
+    if (!tells_format(line)) continue;
     line = detail::trim(line);
-    if (line.empty()) continue;
     if (line.front() == '-' || detail::starts_with(line, "#BEGIN_TB")) return TraceFormat::accelsim;
-    if (line.front() == '#') continue;
     const auto words = detail::split_ws(line);
     if (words.size() >= 2 && detail::starts_with(words[0], "warp") &&
         (line.find("PC=") != std::string_view::npos || (words.size() >= 3 && words[2] == ":"))) {
@@ -379,13 +385,19 @@ TraceFile read_trace_stream(const std::string& name, std::istream& in, TraceForm
 TraceFile detail::read_trace_chunks(const std::string& name, std::istream& in, TraceFormat format,
                                     const HardwareConfig& config, const TraceReadOptions& options,
                                     std::size_t chunk) {
-  // Enough of the text to tell its format, as read_trace_text would: its
-  // first significant line whole (or the whole text, if shorter).
+  // Enough of the text to tell its format, as read_trace_text would: the
+  // first whole line that tells it (or the whole text, if it has none),
+  // past any length of comments.
   std::string head;
+  std::size_t told_up_to = 0;  // whole lines of head before this tell nothing
   const auto first_line_read = [&] {
-    const std::string_view t = detail::skip_byte_order_mark(head);
-    const std::size_t text = t.find_first_not_of(" \t\r\n");
-    return text != std::string_view::npos && t.find('\n', text) != std::string_view::npos;
+    for (std::size_t nl = head.find('\n', told_up_to); nl != std::string::npos;
+         nl = head.find('\n', told_up_to)) {
+      const std::string_view line(head.data() + told_up_to, nl - told_up_to);
+      if (tells_format(told_up_to == 0 ? detail::skip_byte_order_mark(line) : line)) return true;
+      told_up_to = nl + 1;
+    }
+    return false;
   };
   // A NUL byte from `from` on is an error where it comes, with
   // read_trace_text's message: binary input (/dev/zero) would otherwise be
