@@ -78,7 +78,7 @@ measure() {
   while kill -0 "$shell" 2> /dev/null; do
     # bash runs a lone command in its own process, a pipeline's in children.
     if [ -z "$pid" ] && [ "$(cat "/proc/$shell/comm" 2> /dev/null)" = gpuwcet ]; then pid=$shell; fi
-    pid=${pid:-$(pgrep -n -P "$shell" -f gpuwcet || true)}
+    pid=${pid:-$(pgrep -n -P "$shell" -x gpuwcet || true)}
     if [ -n "$pid" ] && [ -r "/proc/$pid/status" ]; then
       a=$(awk '/^RssAnon/ {print $2}' "/proc/$pid/status" 2> /dev/null || echo 0)
       h=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2> /dev/null || echo 0)
