@@ -80,12 +80,39 @@ TEST(PtxFileNextToTrace, NoneForOtherTracesStandardInputOrPipes) {
   EXPECT_EQ(ptx_file_next_to(fifo.string()), "");
 }
 
+// The file chosen and loaded (TracePtxFile): given, none, or next to the
+// trace; only one taken by default has its errors explained.
 TEST(PtxFileNextToTrace, ErrorsItCausesSayWhereItCameFrom) {
-  const ToolError named("t.trace:2: line 11 of dir/k.ptx holds 'add.s32', the trace runs 'mul.lo.s32' there");
-  const std::string told = ptx_next_to_error(named, "dir/k.ptx", "--no-ptx").what();
-  EXPECT_EQ(told.rfind(named.what(), 0), 0u) << told;
-  EXPECT_NE(told.find("dir/k.ptx lies next to the trace"), std::string::npos) << told;
+  const Folder dir("gpuwcet_ptx_next_to_errors");
+  const std::string trace = dir.write("t.trace", lud_like_trace());
+  const std::string ptx = dir.write("k.ptx", kLudLike);
+  const ToolError mismatch("t.trace:2: line 11 of k.ptx holds 'add.s32', the trace runs 'mul.lo.s32' there");
+  const TracePtxFile taken(trace, "", false, "--no-ptx");
+  EXPECT_EQ(taken.path(), ptx);
+  EXPECT_TRUE(taken.next_to_trace());
+  ASSERT_NE(taken.flow(), nullptr);
+  const std::string told = taken.explained(mismatch).what();
+  EXPECT_EQ(told.rfind(mismatch.what(), 0), 0u) << told;
+  EXPECT_NE(told.find(ptx + " lies next to the trace"), std::string::npos) << told;
   EXPECT_NE(told.find("--no-ptx reads the trace without it"), std::string::npos) << told;
+  // Named: the user's own choice, its errors as they are.
+  const TracePtxFile named(trace, ptx, false, "--no-ptx");
+  EXPECT_FALSE(named.next_to_trace());
+  EXPECT_STREQ(named.explained(mismatch).what(), mismatch.what());
+  // None.
+  const TracePtxFile none(trace, "", true, "--no-ptx");
+  EXPECT_EQ(none.path(), "");
+  EXPECT_EQ(none.flow(), nullptr);
+  // A file next to the trace that cannot be read says where it came from.
+  const std::string empty_trace = dir.write("sub/t.trace", lud_like_trace());
+  dir.write("sub/k.ptx", "");
+  try {
+    const TracePtxFile broken(empty_trace, "", false, "'ptx_file = false'");
+    ADD_FAILURE() << "no error";
+  } catch (const ToolError& e) {
+    EXPECT_NE(std::string(e.what()).find("'ptx_file = false' reads the trace without it"), std::string::npos)
+        << e.what();
+  }
 }
 
 // Only a disagreement between the trace and the file followed is the

@@ -131,6 +131,10 @@ TEST(ReadersStream, ErrorsNameTheSameLines) {
     EXPECT_EQ(error_of(nul, chunk, hw), whole_error(nul)) << chunk;
     EXPECT_EQ(error_of(cut, chunk, hw), whole_error(cut)) << chunk;
     EXPECT_EQ(error_of("  \n\n", chunk, hw), "s.traceg: the file is empty: no trace lines") << chunk;
+    // One byte-order mark is skipped, a second is text (as read whole).
+    const std::string marks = "\xEF\xBB\xBF\xEF\xBB\xBF\n\n";
+    EXPECT_EQ(whole_error(marks), "s.traceg:1: instruction outside a warp (start one with 'warp <n>')");
+    EXPECT_EQ(error_of(marks, chunk, hw), whole_error(marks)) << chunk;
   }
   // The other formats give the same messages too.
   EXPECT_EQ(error_of("\n", 1, hw), "s.traceg: the file is empty: no trace lines");

@@ -64,6 +64,9 @@ std::string below_observed(const Inputs& in, std::uint64_t bound);
 // Why the block --block names (`index`), or for the worst block some block
 // of the trace, may not be shown whole: empty when it is.
 std::string incomplete_block(const Inputs& in, const std::string& block, std::size_t index);
+// Whether that is because the trace may leave blocks out and --block names
+// the worst one.
+bool blocks_missing(const Inputs& in, const std::string& block);
 // The block --block names; the worst one when not given.
 std::size_t chosen_block(const Inputs& in, const std::string& block);
 

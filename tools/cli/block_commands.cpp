@@ -96,24 +96,14 @@ Inputs load_inputs(const BlockOptions& o) {
   // As GPGPU-Sim leaves it in its run's folder, the PTX file the trace's
   // lines name is taken when it lies next to the trace, like the
   // gpgpusim.config.
-  const bool ptx_by_default = o.ptx.empty() && !o.no_ptx &&
-                              (format == TraceFormat::automatic || format == TraceFormat::ptx);
-  in.ptx = ptx_by_default ? ptx_file_next_to(o.trace) : o.ptx;
-  const auto by_default = [&](const ToolError& e) {
-    return ptx_by_default ? ptx_next_to_error(e, in.ptx, "--no-ptx") : e;
-  };
-  std::optional<PtxControlFlow> flow;
-  if (!in.ptx.empty()) {
-    try {
-      flow = PtxControlFlow::load(in.ptx);
-    } catch (const ToolError& e) {
-      throw by_default(e);
-    }
-    read_options.control_flow = &*flow;
-    if (ptx_by_default) {
-      fmt::print(stderr, "note: {}: split lanes join where {}, the PTX file its lines name, next to "
-                 "it, says (--no-ptx: at any label)\n", o.trace, in.ptx);
-    }
+  const TracePtxFile ptx(o.trace, o.ptx,
+                         o.no_ptx || (format != TraceFormat::automatic && format != TraceFormat::ptx),
+                         "--no-ptx");
+  in.ptx = ptx.path();
+  read_options.control_flow = ptx.flow();
+  if (ptx.next_to_trace()) {
+    fmt::print(stderr, "note: {}: split lanes join where {}, the PTX file its lines name, next to "
+               "it, says (--no-ptx: at any label)\n", o.trace, in.ptx);
   }
   read_options.progress = Progress("reading " + o.trace, "bytes");
   // The worst block (the default): each block bounded as soon as it is
@@ -124,10 +114,10 @@ Inputs load_inputs(const BlockOptions& o) {
   try {
     in.trace = read_trace(o.trace, format, in.config, read_options);
   } catch (const PtxFileMismatch& e) {
-    throw by_default(e);
+    throw ptx.explained(e);
   }
   in.worst_block = worst.index();
-  if (flow && in.trace.format != TraceFormat::ptx) {
+  if (ptx.flow() && in.trace.format != TraceFormat::ptx) {
     throw ToolError(fmt::format("--ptx is for GPGPU-Sim PTX traces; {} is not one", o.trace));
   }
   if (!o.block_dim.empty() && in.trace.format != TraceFormat::ptx) {
@@ -218,6 +208,10 @@ std::string incomplete_block(const TraceFile& trace, const BlockChoice& choice, 
 
 std::string incomplete_block(const Inputs& in, const std::string& block, std::size_t index) {
   return incomplete_block(in.trace, parse_block_choice(block, in.trace.blocks), index);
+}
+
+bool blocks_missing(const Inputs& in, const std::string& block) {
+  return !in.trace.incomplete.empty() && parse_block_choice(block, in.trace.blocks).worst;
 }
 
 namespace {
@@ -348,7 +342,6 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
   // A trace that may not show the whole block (cut short, warps missing),
   // or for the worst block every block: its bound covers only what it shows.
   std::string incomplete;
-  const bool blocks_missing = choice.worst && !in.trace.incomplete.empty();
   if (const std::string why = incomplete_block(in.trace, choice, a.block_index); !why.empty()) {
     incomplete = why + "; the bound covers only what the trace shows";
     fmt::print(stderr, "warning: {}: {}\n", in.trace.path, incomplete);
@@ -411,7 +404,7 @@ CommandOutput run_block_wcet(const BlockOptions& o) {
     out.text += fmt::format("block WCET bound    {} cycles  [{}]\n", bb.safe_upper_bound,
                             !below.empty() ? "NOT safe: below the trace's observed run, see the warning"
                             : !incomplete.empty()
-                                ? blocks_missing
+                                ? blocks_missing(in, o.block)
                                       ? "NOT safe: the trace may not show every block, see the warning"
                                       : "NOT safe: the trace may not show the whole block, see the warning"
                             : in.config.modelled

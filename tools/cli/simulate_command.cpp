@@ -179,7 +179,7 @@ CommandOutput run_simulate(const BlockOptions& o) {
                             bound_safe ? ""
                             : !below.empty() ? " (NOT safe: below the trace's observed run, see the warning)"
                             : !incomplete.empty()
-                                ? incomplete == in.trace.incomplete
+                                ? blocks_missing(in, o.block)
                                       ? " (NOT safe: the trace may not show every block)"
                                       : " (NOT safe: the trace may not show the whole block)"
                                 : " (NOT shown safe: the hardware is not the modelled machine)");

@@ -625,8 +625,7 @@ TraceFile read_accelsim_lines(const std::string& name, const LineSource& source,
   // A stream's size is unknown: a false `insts = k` reserves at most a
   // million instructions, and a warp's arrays grow past that as read.
   reader.begin(std::size_t{12} << 20, options);
-  source([&](std::string_view raw, std::size_t number) { reader.line(raw, number); });
-  return reader.finish();
+  return read_lines_with(reader, source);
 }
 
 }  // namespace gpuwcet::tools::detail

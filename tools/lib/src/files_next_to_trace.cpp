@@ -86,10 +86,24 @@ std::string ptx_file_next_to(const std::string& trace) {
   return p.string();
 }
 
-ToolError ptx_next_to_error(const ToolError& e, const std::string& ptx, std::string_view opt_out) {
+TracePtxFile::TracePtxFile(const std::string& trace, const std::string& given, bool none,
+                           std::string_view opt_out)
+    : path_(!given.empty() ? given : none ? std::string() : ptx_file_next_to(trace)),
+      next_to_trace_(given.empty() && !path_.empty()),
+      opt_out_(opt_out) {
+  if (path_.empty()) return;
+  try {
+    flow_ = PtxControlFlow::load(path_);
+  } catch (const ToolError& e) {
+    throw explained(e);
+  }
+}
+
+ToolError TracePtxFile::explained(const ToolError& e) const {
+  if (!next_to_trace_) return e;
   return ToolError(fmt::format("{} ({} lies next to the trace and its lines name it, so it was "
                                "taken as the PTX file the trace ran; {} reads the trace without it)",
-                               e.what(), ptx, opt_out));
+                               e.what(), path_, opt_out_));
 }
 
 }  // namespace gpuwcet::tools

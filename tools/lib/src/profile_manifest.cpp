@@ -147,29 +147,16 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
     }
     options.block_shape = *shape;
   }
+  // As block-wcet: the PTX file the trace's lines name when it lies next
+  // to the trace, unless the manifest gives one or says none.
+  const TracePtxFile ptx(relative(in.trace), in.ptx_file.empty() ? std::string() : relative(in.ptx_file),
+                         in.no_ptx_file, "'ptx_file = false'");
+  options.control_flow = ptx.flow();
   // One profile stands for every block of the kernel (docs/kernel-wcet.md,
   // A4): for "worst" it bounds each traced block, not only the one with the
   // largest bound, whose demand (E) need not be the largest. Each block is
   // folded in as soon as it is read, its instructions then dropped: a trace
   // of thousands of blocks takes the memory of one.
-  // As block-wcet: the PTX file the trace's lines name when it lies next
-  // to the trace, unless the manifest gives one or says none.
-  const bool ptx_by_default = in.ptx_file.empty() && !in.no_ptx_file;
-  const std::string ptx = ptx_by_default ? ptx_file_next_to(relative(in.trace))
-                          : in.no_ptx_file ? std::string()
-                                           : relative(in.ptx_file);
-  const auto by_default = [&](const ToolError& e) {
-    return ptx_by_default ? ptx_next_to_error(e, ptx, "'ptx_file = false'") : e;
-  };
-  std::optional<PtxControlFlow> flow;
-  if (!ptx.empty()) {
-    try {
-      flow = PtxControlFlow::load(ptx);
-    } catch (const ToolError& e) {
-      throw by_default(e);
-    }
-    options.control_flow = &*flow;
-  }
   TracedTiming out;
   const bool every_block = in.block.empty() || in.block == "worst";
   if (every_block) {
@@ -182,9 +169,9 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   try {
     trace = read_trace(relative(in.trace), TraceFormat::automatic, hw, options);
   } catch (const PtxFileMismatch& e) {
-    throw by_default(e);
+    throw ptx.explained(e);
   }
-  if (flow && trace.format != TraceFormat::ptx) {
+  if (ptx.flow() && trace.format != TraceFormat::ptx) {
     throw ToolError(fmt::format("'ptx_file' is for GPGPU-Sim PTX traces; {} is not one", trace.path));
   }
   BlockChoice choice;
@@ -213,10 +200,10 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
         trace.path, out.alone_bound, *trace.observed_cycles));
   }
   out.notes.insert(out.notes.end(), hw.notes.begin(), hw.notes.end());
-  if (flow && ptx_by_default) {
+  if (ptx.next_to_trace()) {
     out.notes.push_back(fmt::format("{}: split lanes join where {}, the PTX file its lines name, "
                                     "next to it, says ('ptx_file = false': at any label)",
-                                    trace.path, ptx));
+                                    trace.path, ptx.path()));
   }
   for (const std::string& n : trace.notes) out.notes.push_back(trace.path + ": " + n);
   return out;

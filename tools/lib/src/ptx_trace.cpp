@@ -345,8 +345,7 @@ TraceFile read_ptx_trace(const std::string& name, std::string_view content,
 TraceFile read_ptx_lines(const std::string& name, const LineSource& source,
                          const HardwareConfig& config, const TraceReadOptions& options) {
   Reader reader(name, config, options);
-  source([&](std::string_view raw, std::size_t number) { reader.line(raw, number); });
-  return reader.finish();
+  return read_lines_with(reader, source);
 }
 
 }  // namespace gpuwcet::tools::detail

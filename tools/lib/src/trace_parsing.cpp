@@ -301,19 +301,30 @@ TraceFormat detect_format(std::string_view content) {
   return TraceFormat::native;
 }
 
+// A text of blanks only is an empty trace: said plainly, before any
+// format's reader words it in its own terms.
+void refuse_empty(const std::string& name, std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw ToolError(fmt::format("{}: the file is empty: no trace lines", name));
+  }
+}
+
+// A NUL byte in `text` from `from` on is an error at its line; `text`
+// starts on line `first_line`. (A byte-order mark holds no end of line.)
+void refuse_nul(const std::string& name, std::string_view text, std::size_t from, std::size_t first_line) {
+  const std::size_t nul = text.find('\0', from);
+  if (nul == std::string_view::npos) return;
+  const auto ends = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+  detail::fail_at(name, first_line + static_cast<std::size_t>(ends), "not a text trace (a NUL byte)");
+}
+
 }  // namespace
 
 TraceFile read_trace_text(const std::string& name, std::string_view content, TraceFormat format,
                           const HardwareConfig& config, const TraceReadOptions& options) {
   content = detail::skip_byte_order_mark(content);
-  // Said plainly, before any format's reader words it in its own terms.
-  if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    throw ToolError(fmt::format("{}: the file is empty: no trace lines", name));
-  }
-  if (const std::size_t nul = content.find('\0'); nul != std::string_view::npos) {
-    const auto line = 1 + std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
-    throw ToolError(fmt::format("{}:{}: not a text trace (a NUL byte)", name, line));
-  }
+  refuse_empty(name, content);
+  refuse_nul(name, content, 0, 1);
   if (format == TraceFormat::automatic) format = detect_format(content);
   switch (format) {
     case TraceFormat::accelsim:
@@ -341,7 +352,9 @@ bool read_more(std::istream& in, const std::string& name, std::string& text, std
 
 // The lines of `in`, whose first bytes are `text`, a chunk at a time: each
 // without its end of line, numbered from 1. A NUL byte is an error, as for
-// a text in memory (read_trace_text).
+// a text in memory (read_trace_text), refused in the chunk it comes in
+// (binary input without a newline would otherwise be read until memory
+// runs out); the caller has refused those of `text`.
 void stream_lines(std::istream& in, const std::string& name, std::string text, std::size_t chunk,
                   const detail::LineSink& sink,
                   const std::function<void(std::size_t, std::size_t)>& progress) {
@@ -351,9 +364,6 @@ void stream_lines(std::istream& in, const std::string& name, std::string text, s
     std::size_t start = 0;
     for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
       std::string_view line(text.data() + start, nl - start);
-      if (line.find('\0') != std::string_view::npos) {
-        detail::fail_at(name, number + 1, "not a text trace (a NUL byte)");
-      }
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       sink(line, ++number);
       start = nl + 1;
@@ -362,12 +372,7 @@ void stream_lines(std::istream& in, const std::string& name, std::string text, s
     if (!more) break;
     const std::size_t kept = text.size();
     more = read_more(in, name, text, chunk);
-    // A NUL byte is refused as it comes, not once its line ends: binary
-    // input without a newline would otherwise be read until memory runs out.
-    if (const std::size_t nul = text.find('\0', kept); nul != std::string::npos) {
-      detail::fail_at(name, number + 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')),
-                      "not a text trace (a NUL byte)");
-    }
+    refuse_nul(name, text, kept, number + 1);
     read += text.size() - kept;
     if (progress) progress(read, 0);  // a stream's size is unknown
     if (!more && text.empty()) break;
@@ -399,26 +404,15 @@ TraceFile detail::read_trace_chunks(const std::string& name, std::istream& in, T
     }
     return false;
   };
-  // A NUL byte from `from` on is an error where it comes, with
-  // read_trace_text's message: binary input (/dev/zero) would otherwise be
-  // read until memory runs out.
-  const auto refuse_nul = [&](std::size_t from) {
-    const std::size_t nul = head.find('\0', from);
-    if (nul == std::string::npos) return;
-    const std::string_view text = detail::skip_byte_order_mark(head);
-    const auto before = text.substr(0, nul - (head.size() - text.size()));
-    detail::fail_at(name, 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')),
-                    "not a text trace (a NUL byte)");
-  };
+  // Each byte refused if NUL as it comes (binary input such as /dev/zero
+  // may hold no line at all).
   while (!first_line_read()) {
     const std::size_t had = head.size();
     if (!read_more(in, name, head, chunk)) break;
-    refuse_nul(had);
+    refuse_nul(name, head, had, 1);
   }
   if (format == TraceFormat::automatic) format = detect_format(detail::skip_byte_order_mark(head));
-  if (detail::skip_byte_order_mark(head).find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    throw ToolError(fmt::format("{}: the file is empty: no trace lines", name));
-  }
+  refuse_empty(name, detail::skip_byte_order_mark(head));
   head.erase(0, head.size() - detail::skip_byte_order_mark(head).size());
   const detail::LineSource source = [&](const detail::LineSink& sink) {
     stream_lines(in, name, std::move(head), chunk, sink, options.progress);

@@ -88,11 +88,30 @@ std::string config_next_to(const std::string& trace);
 // config_next_to.
 std::string ptx_file_next_to(const std::string& trace);
 
-// `e`, raised while the PTX file `ptx` that ptx_file_next_to found was read
-// (PtxControlFlow::load) or followed (PtxFileMismatch), with what the user
-// needs to see: that it was taken because it lies next to the trace, and
-// how not to take it (`opt_out`: "--no-ptx").
-ToolError ptx_next_to_error(const ToolError& e, const std::string& ptx, std::string_view opt_out);
+// The PTX file a trace is read with, loaded: the one `given`, else, unless
+// `none`, the one ptx_file_next_to finds. Set `control_flow` in the read
+// options to flow(), and pass what the read raises as PtxFileMismatch through
+// explained().
+class TracePtxFile {
+ public:
+  // Throws ToolError when the file cannot be read (explained()).
+  // `opt_out` is how the user does without a file taken by default
+  // ("--no-ptx").
+  TracePtxFile(const std::string& trace, const std::string& given, bool none, std::string_view opt_out);
+  const std::string& path() const { return path_; }  // empty: none
+  bool next_to_trace() const { return next_to_trace_; }
+  const PtxControlFlow* flow() const { return flow_ ? &*flow_ : nullptr; }
+  // `e`, raised while the file was read or followed, with what the user
+  // needs to see when it was taken by default: that it lies next to the
+  // trace, and how not to take it.
+  ToolError explained(const ToolError& e) const;
+
+ private:
+  std::string path_;
+  bool next_to_trace_ = false;
+  std::string opt_out_;
+  std::optional<PtxControlFlow> flow_;
+};
 
 // A hardware file: the native TOML format or a GPGPU-Sim configuration file
 // (recognised by its -ptx_opcode_* / -gpgpu_* options). `memory_latency`,

@@ -186,6 +186,13 @@ TraceFile read_accelsim_trace(const std::string& name, std::string_view content,
 // the function it is given, in order.
 using LineSink = std::function<void(std::string_view, std::size_t)>;
 using LineSource = std::function<void(const LineSink&)>;
+// What a line-at-a-time reader (line(raw, number), then finish()) makes
+// of the lines of `source`.
+template <typename Reader>
+TraceFile read_lines_with(Reader& reader, const LineSource& source) {
+  source([&](std::string_view raw, std::size_t number) { reader.line(raw, number); });
+  return reader.finish();
+}
 // An Accel-Sim trace read a line at a time (a pipe, standard input): its
 // memory is the reader's, not the text's.
 TraceFile read_accelsim_lines(const std::string& name, const LineSource& source,
