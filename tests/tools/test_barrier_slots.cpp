@@ -18,6 +18,7 @@
 #include "random_blocks.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "test_seed.hpp"
 
 namespace gpuwcet::tools {
 namespace {
@@ -70,9 +71,10 @@ TEST(BarrierSlots, OracleAgreesWithTheHandWorkedBlock) {
 // issue order, both barrier machines: the exact worst case with barrier
 // slots is within the safe bound and at least every simulated policy.
 TEST(BarrierSlots, ExhaustiveWorstCaseWithinSafeBound) {
-  std::mt19937_64 rng(2031);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(2031));
   int slower = 0;  // blocks whose worst case the slots made longer
   int at_bound = 0;
+  int truncated = 0;
   for (int n = 0; n < case_count(200); ++n) {
     HardwareDescription hw = slotted(testing::random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 60)), rng);
     hw.collector_units = 0;
@@ -81,8 +83,11 @@ TEST(BarrierSlots, ExhaustiveWorstCaseWithinSafeBound) {
     for (const bool drain : {true, false}) {
       BlockScheduleOracle oracle(hw, block, kRegisters, drain, true);
       const std::uint64_t worst = oracle.worst_case();
-      ASSERT_FALSE(oracle.truncated()) << n;
       ASSERT_LE(worst, safe) << n << " drain " << drain;
+      if (oracle.truncated()) {  // a worst case found, not the worst
+        ++truncated;
+        continue;
+      }
       if (worst > BlockScheduleOracle(hw, block, kRegisters, drain, false).worst_case()) ++slower;
       if (worst == safe) ++at_bound;
       for (const SchedulerPolicy policy :
@@ -98,6 +103,7 @@ TEST(BarrierSlots, ExhaustiveWorstCaseWithinSafeBound) {
     }
   }
   EXPECT_GT(slower, 0);  // the slots change the machine
+  EXPECT_LE(truncated, case_count(200) / 25);  // none with the fixed seed
   RecordProperty("slower", slower);
   RecordProperty("at_bound", at_bound);
 }
@@ -107,7 +113,7 @@ TEST(BarrierSlots, ExhaustiveWorstCaseWithinSafeBound) {
 // equals the simulator's driven through every choice, and is within the
 // safe bound.
 TEST(BarrierSlots, OracleFindsTheSimulatorsWorstCaseWithCollectorUnits) {
-  std::mt19937_64 rng(2032);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(2032));
   int compared = 0, cases = 0;
   for (int n = 0; n < case_count(300); ++n) {
     HardwareDescription hw;
@@ -146,7 +152,7 @@ TEST(BarrierSlots, OracleFindsTheSimulatorsWorstCaseWithCollectorUnits) {
 // the exact worst case is within the bound (a one-warp block's time alone,
 // else the safe bound).
 TEST(BarrierSlots, CollectorUnitsTakenByBarriersAreCounted) {
-  std::mt19937_64 rng(2033);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(2033));
   int slot_outlasts_release = 0;  // runs with dispatch_delay > barrier_delay
   for (int n = 0; n < case_count(200); ++n) {
     HardwareDescription hw = testing::random_hw(rng, 2 + static_cast<std::uint32_t>(rng() % 39));

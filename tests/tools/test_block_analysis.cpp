@@ -11,6 +11,7 @@
 #include "gpuwcet_tools/block_analysis.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -235,7 +236,7 @@ TEST(BlockAnalysis, WorstBlockChosenWhileReadingIsTheWorstBlock) {
   using gpuwcet::tools::TraceFile;
   using gpuwcet::tools::TraceReadOptions;
   const auto hw = hardware_preset("orin-sm", 200);
-  std::mt19937_64 rng(31);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(31));
   const char* const ops[] = {"fp_add", "int_add", "load", "load.shared", "store", "sfu"};
   for (int n = 0; n < 40; ++n) {
     // A native trace of 1-12 blocks of 1-3 warps.

@@ -20,6 +20,7 @@
 #include "gpuwcet/phase_profile.hpp"
 #include "gpuwcet_tools/block_generator.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "test_seed.hpp"
 
 namespace gpuwcet::tools {
 namespace {
@@ -100,7 +101,7 @@ TEST(BlockSimulator, Example3SingleWarp) {
 }
 
 TEST(BlockSimulator, SingleWarpAgreesWithAlgorithm1) {
-  std::mt19937_64 rng(7);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(7));
   for (int n = 0; n < 400; ++n) {
     // Issue-order service: one schedule, equal to Algorithm 1.
     auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
@@ -144,7 +145,7 @@ TEST(BlockSimulator, BarrierWaitsForEveryWarp) {
 }
 
 TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
-  std::mt19937_64 rng(2025);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(2025));
   int gub_violations = 0;
   for (int n = 0; n < case_count(3000); ++n) {
     const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
@@ -174,7 +175,7 @@ TEST(BlockSimulator, NoPolicyExceedsTheBounds) {
 // every third load or compute with a destination turned into a store that
 // keeps it: every policy, three pick rules, both barrier machines.
 TEST(BlockSimulator, StoresThatWriteRegistersStayWithinTheBounds) {
-  std::mt19937_64 rng(4711);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(4711));
   int stores = 0;
   for (int n = 0; n < case_count(300); ++n) {
     const auto hw = testing::collector_hw(rng, 3);
@@ -213,9 +214,10 @@ TEST(BlockSimulator, StoresThatWriteRegistersStayWithinTheBounds) {
 // least every simulated policy and at most the safe bound. The random policy
 // alone can miss adversarial schedules; the enumeration cannot.
 TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
-  std::mt19937_64 rng(31);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(31));
   int gub_violations = 0;
   int exact_at_safe = 0;
+  int truncated = 0;
   for (int n = 0; n < 600; ++n) {
     // The oracle enumerates the machine that serves queued units in issue
     // order.
@@ -225,15 +227,22 @@ TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
     const BlockBound b = bound(hw, block);
     gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters);
     const std::uint64_t worst = oracle.worst_case();
-    ASSERT_FALSE(oracle.truncated()) << n;
-    ASSERT_LE(b.lower_bound, worst) << n;
+    // Cut short, the oracle's answer is a worst case found, not the worst:
+    // still within the bound, but no longer above the policies.
     ASSERT_LE(worst, b.safe_upper_bound) << n;
+    if (oracle.truncated()) {
+      ++truncated;
+      continue;
+    }
+    ASSERT_LE(b.lower_bound, worst) << n;
     if (worst > b.general_upper_bound) ++gub_violations;
     if (worst == b.safe_upper_bound) ++exact_at_safe;
     for (SchedulerPolicy policy : kPolicies) {
       ASSERT_LE(simulate_block(hw, block, kRegisters, run_of(policy, rng)).cycles, worst) << n;
     }
   }
+  // None with the fixed seed; a rare block of another seed is too big.
+  EXPECT_LE(truncated, 600 / 50);
   RecordProperty("gub_violations", gub_violations);
   RecordProperty("exact_at_safe", exact_at_safe);
 }
@@ -245,7 +254,7 @@ TEST(BlockSimulator, ExhaustiveWorstCaseWithinSafeBound) {
 // checked here. Simulated policies on random blocks, then every schedule of
 // tiny blocks (oracle, same switch).
 TEST(BlockSimulator, SafeBoundCoversBarriersThatDoNotDrain) {
-  std::mt19937_64 rng(2026);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(2026));
   int faster = 0;  // blocks the non-draining machine finished earlier
   for (int n = 0; n < 1500; ++n) {
     const auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
@@ -261,19 +270,24 @@ TEST(BlockSimulator, SafeBoundCoversBarriersThatDoNotDrain) {
     }
   }
   EXPECT_GT(faster, 0);  // the switch changes the machine
+  int truncated = 0;
   for (int n = 0; n < 300; ++n) {
     auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 60));
     hw.collector_units = 0;  // the oracle serves queued units in issue order
     const Block block = tiny_block(rng, hw, 1);
     gpuwcet::testing::BlockScheduleOracle oracle(hw, block, kRegisters, false);
     const std::uint64_t worst = oracle.worst_case();
-    ASSERT_FALSE(oracle.truncated()) << n;
     ASSERT_LE(worst, bound(hw, block).safe_upper_bound) << n;
+    if (oracle.truncated()) {  // a worst case found, not the worst
+      ++truncated;
+      continue;
+    }
     BlockSimulationOptions so;
     so.barriers_drain = false;
     so.record_trace = false;
     ASSERT_LE(simulate_block(hw, block, kRegisters, so).cycles, worst) << n;
   }
+  EXPECT_LE(truncated, 300 / 50);  // none with the fixed seed
 }
 
 // A barrier that takes an issue slot (GPGPU-Sim's bar.sync): the bound
@@ -307,7 +321,7 @@ TEST(BlockSimulator, BarrierIssueSlotsAreCharged) {
 // not (barrier_delay >= 1, which covers the warp's own slot): no policy
 // exceeds the safe bound.
 TEST(BlockSimulator, SafeBoundCoversBarriersThatIssue) {
-  std::mt19937_64 rng(2027);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(2027));
   int slower = 0;  // runs the barrier slots made slower
   for (int n = 0; n < case_count(1500); ++n) {
     auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));
@@ -332,7 +346,7 @@ TEST(BlockSimulator, SafeBoundCoversBarriersThatIssue) {
 // warp_alone_cycles is the one-warp block's schedule, barriers drained or
 // passed; passing is never slower, and draining gives profile_warp's total.
 TEST(BlockSimulator, WarpAloneCyclesIsTheOneWarpSchedule) {
-  std::mt19937_64 rng(33);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(33));
   int passing_faster = 0;
   for (int n = 0; n < 500; ++n) {
     // Issue-order service: one schedule, equal to Algorithm 1.
@@ -364,7 +378,7 @@ TEST(BlockSimulator, WarpAloneCyclesIsTheOneWarpSchedule) {
 
 // The oracle's machine is the simulator's: with one warp there is one schedule.
 TEST(BlockSimulator, OracleAgreesWithSimulatorOnOneWarp) {
-  std::mt19937_64 rng(32);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(32));
   for (int n = 0; n < 300; ++n) {
     // Issue-order service: one schedule, equal to Algorithm 1.
     auto hw = random_hw(rng, 5 + static_cast<std::uint32_t>(rng() % 396));

@@ -19,6 +19,7 @@
 #include "gpuwcet/phase_profile.hpp"
 #include "gpuwcet_tools/block_generator.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "test_seed.hpp"
 
 namespace gpuwcet::tools {
 namespace {
@@ -188,7 +189,7 @@ BlockBound safe_bound(const HardwareDescription& hw, const std::vector<Code>& bl
 }
 
 TEST(CollectorAnyOrder, OneWarpUnderEveryPickRule) {
-  std::mt19937_64 rng(20250611);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(20250611));
   int slower_than_round_robin = 0;
   for (int n = 0; n < 2000; ++n) {
     const HardwareDescription hw = any_hw(rng);
@@ -209,7 +210,7 @@ TEST(CollectorAnyOrder, OneWarpUnderEveryPickRule) {
 }
 
 TEST(CollectorAnyOrder, TinyWarpsInEveryOrder) {
-  std::mt19937_64 rng(77);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(77));
   int worse_than_round_robin = 0;
   for (int n = 0; n < 1500; ++n) {
     HardwareDescription hw = any_hw(rng);
@@ -229,7 +230,7 @@ TEST(CollectorAnyOrder, TinyWarpsInEveryOrder) {
 // as the simulator driven through every choice: queue-heavy warps alone and
 // in pairs.
 TEST(CollectorAnyOrder, OracleFindsTheSameWorstCase) {
-  std::mt19937_64 rng(4242);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(4242));
   int compared = 0, cases = 0;
   for (int n = 0; n < case_count(300); ++n) {
     HardwareDescription hw = any_hw(rng);
@@ -261,7 +262,7 @@ TEST(CollectorAnyOrder, OracleFindsTheSameWorstCase) {
 }
 
 TEST(CollectorAnyOrder, BlocksUnderEveryPickRule) {
-  std::mt19937_64 rng(31337);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(31337));
   for (int n = 0; n < 250; ++n) {
     const HardwareDescription hw = any_hw(rng);
     const auto block = block_of(rng, hw, 2 + rng() % 15, 30);
@@ -312,7 +313,7 @@ Code chained(std::mt19937_64& rng, const HardwareDescription& hw) {
 }
 
 TEST(CollectorAnyOrder, DependencyChainsInEveryOrder) {
-  std::mt19937_64 rng(4242);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(4242));
   for (int n = 0; n < 1200; ++n) {
     HardwareDescription hw;
     hw.unit_count = 2 + rng() % 3;

@@ -15,6 +15,7 @@
 #include "gpuwcet/phase_profile.hpp"
 #include "gpuwcet_tools/block_generator.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
+#include "test_seed.hpp"
 
 namespace gpuwcet::tools {
 namespace {
@@ -51,7 +52,7 @@ Case random_case(std::mt19937_64& rng) {
 }
 
 TEST(CollectorUnits, OneWarpNeverExceedsItsBound) {
-  std::mt19937_64 rng(8);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(8));
   int beyond_issue_order = 0;  // schedules longer than an issue-order bound
   int shorter = 0;             // schedules below the bound
   for (int n = 0; n < 3000; ++n) {
@@ -82,7 +83,7 @@ TEST(CollectorUnits, OneWarpNeverExceedsItsBound) {
 // (kCollectorQueueWindow): the later ones fall back on the
 // backlog bound alone, still above every order the simulator takes.
 TEST(CollectorUnits, ManyLoadsInFlightStayBounded) {
-  std::mt19937_64 rng(10);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(10));
   for (int n = 0; n < 200; ++n) {
     HardwareDescription hw;
     ASSERT_EQ(make_hardware_preset("orin-sm", 2 + static_cast<std::uint32_t>(rng() % 30), hw),
@@ -126,7 +127,7 @@ TEST(CollectorUnits, ManyLoadsInFlightStayBounded) {
 // Several warps share the collector units: every policy's schedule stays
 // within the safe bound.
 TEST(CollectorUnits, BlocksNeverExceedTheSafeBound) {
-  std::mt19937_64 rng(9);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(9));
   for (int n = 0; n < 800; ++n) {
     Case c = random_case(rng);
     BlockGeneratorOptions o;

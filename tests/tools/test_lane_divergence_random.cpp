@@ -14,6 +14,7 @@
 #include "case_count.hpp"
 #include "random_simt_kernels.hpp"
 #include "simt_reference.hpp"
+#include "test_seed.hpp"
 
 using namespace gpuwcet::tools;
 using namespace gpuwcet::tools::random_kernels;
@@ -24,7 +25,7 @@ namespace {
 // `n` random kernels, each run as a random warp of a block of
 // `shape_of(rng)`; the accesses checked.
 int run_random_kernels(std::uint64_t seed, int n, BlockShape (*shape_of)(std::mt19937_64&)) {
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(seed));
   int accesses = 0, ended = 0;
   for (int k = 0; k < n; ++k) {
     const Program p = random_kernel(rng);

@@ -14,6 +14,7 @@
 #include "gpuwcet_tools/tool_error.hpp"
 #include "random_simt_kernels.hpp"
 #include "simt_reference.hpp"
+#include "test_seed.hpp"
 
 using namespace gpuwcet::tools;
 using namespace gpuwcet::tools::random_kernels;
@@ -29,7 +30,7 @@ struct Counts {
 // `shape_of(rng)`, which the analysis knows when `shape_known`.
 Counts run_random_kernels(std::uint64_t seed, int n, BlockShape (*shape_of)(std::mt19937_64&),
                           bool shape_known = true) {
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(seed));
   Counts c;
   for (int k = 0; k < n; ++k) {
     const Program p = random_kernel(rng);

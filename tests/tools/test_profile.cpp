@@ -20,6 +20,7 @@
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "shared_data.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -314,7 +315,7 @@ TEST(Profile, WorstOfATraceBoundsEveryBlock) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "gpuwcet_profile_worst_block";
   fs::create_directories(dir);
-  std::mt19937_64 rng(20261124);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(20261124));
   int tighter_alone = 0;
   for (int n = 0; n < 120; ++n) {
     const std::uint32_t latency = std::array<std::uint32_t, 3>{5, 50, 200}[n % 3];

@@ -10,6 +10,7 @@
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet/phase_profile.hpp"
 #include "gpuwcet_tools/block_generator.hpp"
+#include "test_seed.hpp"
 
 namespace gpuwcet::tools {
 namespace {
@@ -28,7 +29,7 @@ void expect_same(const SectionSummary& a, const SectionSummary& b) {
 }
 
 TEST(PhaseProfile, CountedPhasesMatchTheStoredOnes) {
-  std::mt19937_64 rng(31);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(31));
   const char* presets[] = {"rtx3070", "orin-sm"};
   std::vector<std::byte> arena(profile_arena_bytes(kRegisters));
   for (int n = 0; n < 2000; ++n) {

@@ -11,6 +11,7 @@
 #include "gpuwcet_tools/block_simulator.hpp"
 #include "gpuwcet_tools/schedule_search.hpp"
 #include "random_blocks.hpp"
+#include "test_seed.hpp"
 
 namespace gpuwcet::tools {
 namespace {
@@ -50,7 +51,7 @@ BlockSimulation replay(const HardwareDescription& hw, const Block& block, bool d
 }
 
 TEST(ScheduleSearch, RecordedChoicesReplayEveryPolicyAndPickRule) {
-  std::mt19937_64 rng(11);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(11));
   std::size_t with_picks = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const HardwareDescription hw = search_hw(rng);
@@ -87,7 +88,7 @@ TEST(ScheduleSearch, RecordedChoicesReplayEveryPolicyAndPickRule) {
 }
 
 TEST(ScheduleSearch, SlowestIsAtLeastItsStartsAndWithinTheSafeBound) {
-  std::mt19937_64 rng(12);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(12));
   std::size_t climbed = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const HardwareDescription hw = search_hw(rng);

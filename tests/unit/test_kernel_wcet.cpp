@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpuwcet/kernel_wcet.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -205,7 +206,7 @@ TEST(KernelWcet, ResidencyFollowsTheSmAllocationRules) {
 // one, each warp into a register partition with room, until one does not
 // fit. Random SMs and blocks, small enough to place.
 TEST(KernelWcet, ResidencyEqualsPlacingBlocksOneByOne) {
-  std::mt19937_64 rng(20261125);
+  std::mt19937_64 rng(::gpuwcet::testing::test_seed(20261125));
   const auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
     return static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng));
   };
