@@ -15,6 +15,7 @@
 #include "block_schedule_oracle.hpp"
 #include "case_count.hpp"
 #include "every_choice.hpp"
+#include "hand_blocks.hpp"
 #include "random_blocks.hpp"
 #include "gpuwcet/hardware_presets.hpp"
 #include "gpuwcet_tools/block_simulator.hpp"
@@ -49,14 +50,8 @@ HardwareDescription slotted(HardwareDescription hw, std::mt19937_64& rng) {
 // last U before the barrier, at worst issued at 4 (U bar U bar U bar) and
 // written at 6: release 8, the last result 12, the bound.
 TEST(BarrierSlots, OracleAgreesWithTheHandWorkedBlock) {
-  HardwareDescription hw;
-  hw.unit_count = 1;
-  hw.units[0].initiation = 1;
-  hw.units[0].latency = 1;
-  hw.barrier_delay = 2;
-  std::vector<Instruction> code(4);
-  code[1].kind = OpKind::barrier;
-  code[3].kind = OpKind::exit;
+  const HardwareDescription hw = testing::one_unit_barrier_machine();
+  const std::vector<Instruction> code = testing::u_bar_u();
   const Block block{code, code, code};
   EXPECT_EQ(BlockScheduleOracle(hw, block, kRegisters, true, true).worst_case(), 12u);
   EXPECT_EQ(BlockScheduleOracle(hw, block, kRegisters, false, true).worst_case(), 11u);

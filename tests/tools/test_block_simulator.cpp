@@ -13,6 +13,7 @@
 
 #include "block_bounds_of.hpp"
 #include "case_count.hpp"
+#include "hand_blocks.hpp"
 #include "block_schedule_oracle.hpp"
 #include "random_blocks.hpp"
 #include "gpuwcet/block_bound.hpp"
@@ -302,11 +303,8 @@ TEST(BlockSimulator, SafeBoundCoversBarriersThatDoNotDrain) {
 // section's U at 7, 8, 9, the last written at 11. With draining barriers
 // the release waits for C's U (written at 6): 8, the last result 12.
 TEST(BlockSimulator, BarrierIssueSlotsAreCharged) {
-  HardwareDescription hw = paper_units({{1, 1}});
-  hw.barrier_delay = 2;
-  std::vector<Instruction> code(4);
-  code[1].kind = OpKind::barrier;
-  code[3].kind = OpKind::exit;
+  const HardwareDescription hw = testing::one_unit_barrier_machine();
+  const std::vector<Instruction> code = testing::u_bar_u();
   const std::vector<std::vector<Instruction>> block{code, code, code};
   EXPECT_EQ(bound(hw, block).safe_upper_bound, 12u);
   BlockSimulationOptions so;

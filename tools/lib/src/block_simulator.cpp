@@ -162,9 +162,30 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   BlockSimulation sim;
   sim.warp_end.assign(n, 0);
   if (n == 0) return sim;
-  const std::size_t barriers = count_barriers(warps[0]);
-  for (const auto& w : warps) {
-    if (count_barriers(w) != barriers) {
+  // Several blocks (options.block_of): each warp's block and start.
+  const bool blocks = !options.block_of.empty();
+  std::size_t block_count = 1;
+  if (blocks) {
+    if (options.block_of.size() != n) throw std::invalid_argument("block_of does not name every warp's block");
+    block_count = std::size_t{*std::max_element(options.block_of.begin(), options.block_of.end())} + 1;
+    if (!options.block_start.empty() && options.block_start.size() < block_count) {
+      throw std::invalid_argument("block_start does not name every block's start");
+    }
+  } else if (!options.block_start.empty()) {
+    throw std::invalid_argument("block_start without block_of");
+  }
+  auto block = [&](std::size_t w) -> std::size_t { return blocks ? options.block_of[w] : 0; };
+  auto start = [&](std::size_t w) -> std::uint64_t {
+    return options.block_start.empty() ? 0 : options.block_start[block(w)];
+  };
+  // The barriers of each block's first warp, which the block's others match.
+  constexpr std::size_t kUnseen = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> barriers(block_count, kUnseen);
+  for (std::size_t index = 0; index < n; ++index) {
+    const auto& w = warps[index];
+    std::size_t& expected = barriers[block(index)];
+    if (expected == kUnseen) expected = count_barriers(w);
+    if (count_barriers(w) != expected) {
       throw std::invalid_argument("warps execute different numbers of barriers");
     }
     // Up to the first exit, as the run and profile_warp: what follows it
@@ -187,7 +208,11 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   }
 
   std::vector<WarpState> st(n);
-  for (WarpState& s : st) s.next_issue = hw.launch_delay;
+  for (std::size_t w = 0; w < n; ++w) {
+    if (start(w) > kNever - hw.launch_delay) throw std::invalid_argument("block start too late");
+    st[w].next_issue = start(w) + hw.launch_delay;
+    st[w].drain = start(w);  // a warp of no instruction ends where its block starts
+  }
   std::vector<std::uint64_t> ready(n * register_count, 0);
   std::array<std::uint64_t, kMaxResources> resource_free{};
   std::mt19937_64 rng(options.seed);
@@ -284,6 +309,36 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     return t;
   };
 
+  // Releases the warps of `b` from its barrier if every live one is there in
+  // cycle t (once free to issue again; and drained, when barriers drain): at
+  // the latest of that and t, plus barrier_delay. Returns the release, or
+  // kNever if some warp of `b` is not there yet or none is live.
+  auto release_barrier = [&](std::size_t b, std::uint64_t t) {
+    // A barrier that issued is there from its issue cycle, already past.
+    std::uint64_t release = options.barrier_issues ? 0 : t;
+    bool live = false;
+    for (std::size_t w = 0; w < n; ++w) {
+      const WarpState& s = st[w];
+      if (block(w) != b || s.done) continue;
+      if (!s.at_barrier || (options.barriers_drain && s.waiting != 0)) return kNever;
+      live = true;
+      release = std::max(release, s.next_issue);
+      if (options.barriers_drain) release = std::max(release, s.drain);
+    }
+    if (!live) return kNever;
+    release = std::max(release + hw.barrier_delay, t);
+    if (b == 0) sim.releases.push_back(release);
+    for (std::size_t w = 0; w < n; ++w) {
+      WarpState& s = st[w];
+      if (block(w) != b || s.done) continue;
+      s.at_barrier = false;
+      ++s.pc;
+      s.next_issue = std::max(s.next_issue, release);
+      s.drain = std::max(s.drain, release);
+    }
+    return release;
+  };
+
   std::uint64_t t = 0;
   for (;;) {
     ++sim.steps;
@@ -309,26 +364,17 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       if (!s.done && !there) all_waiting = false;
     }
     if (all_done && queued == 0) break;
-    if (all_waiting && !all_done) {
+    if (blocks) {
+      // Each block passes its barriers on its own; the others run on, and
+      // the loop visits the cycles in between as it does any wait. A warp
+      // released settles again (an exit or a barrier next) before it issues.
+      bool released = false;
+      for (std::size_t b = 0; b < block_count; ++b) released |= release_barrier(b, t) != kNever;
+      if (released) continue;
+    } else if (all_waiting && !all_done) {
       // Every live warp is at the barrier: release once the last one got
-      // there. A warp is there once free to issue again (and drained, when
-      // barriers drain).
-      // A barrier that issued is there from its issue cycle, already past.
-      std::uint64_t release = options.barrier_issues ? 0 : t;
-      for (const WarpState& s : st) {
-        if (s.done) continue;
-        release = std::max(release, s.next_issue);
-        if (options.barriers_drain) release = std::max(release, s.drain);
-      }
-      release = std::max(release + hw.barrier_delay, t);
-      sim.releases.push_back(release);
-      for (WarpState& s : st) {
-        if (s.done) continue;
-        s.at_barrier = false;
-        ++s.pc;
-        s.next_issue = std::max(s.next_issue, release);
-        s.drain = std::max(s.drain, release);
-      }
+      // there, and jump to the release.
+      const std::uint64_t release = release_barrier(0, t);
       // Queued instructions left behind (barriers that do not drain) are
       // served meanwhile.
       for (std::uint64_t c = t; collect && queued != 0 && (c = next_serve(c)) < release;) {

@@ -6,7 +6,9 @@
 // issue order and each busy for an instruction's occupancy; results written
 // by the rule of block_model.hpp; at a barrier every warp waits, drained,
 // until all have arrived. The warp scheduler is work-conserving: a cycle in
-// which some warp can issue always issues one.
+// which some warp can issue always issues one. Several blocks can share the
+// SM (BlockSimulationOptions::block_of): one scheduler and one set of units,
+// each block passing its own barriers.
 #pragma once
 
 #include <cstddef>
@@ -88,6 +90,14 @@ struct BlockSimulationOptions {
   // slot, and the warp is at the barrier from that cycle on (GPGPU-Sim's
   // bar.sync); false: it takes no slot. Needs barrier_slot_covered(hw).
   bool barrier_issues = false;
+  // Several blocks sharing the SM (the co-resident blocks of
+  // docs/kernel-wcet.md): when not empty, block_of[w] is warp w's block, a
+  // barrier waits for the warps of its own block only, and block b's warps
+  // start issuing at block_start[b] + launch_delay (block_start empty: all
+  // at 0). Every warp of a block executes the same number of barriers;
+  // blocks may differ. Empty: all warps form one block.
+  std::vector<std::uint32_t> block_of;
+  std::vector<std::uint64_t> block_start;
 };
 
 // Whether a barrier may take an issue slot on `hw` (validated: issue_interval
@@ -101,7 +111,7 @@ inline bool barrier_slot_covered(const HardwareDescription& hw) {
 struct BlockSimulation {
   std::uint64_t cycles = 0;                 // the last warp's last result written
   std::vector<std::uint64_t> warp_end;      // per warp: its last result written
-  std::vector<std::uint64_t> releases;      // cycle each barrier released the block
+  std::vector<std::uint64_t> releases;      // cycle each barrier released the block (block 0's)
   std::vector<IssueEvent> trace;            // in issue order (if recorded)
   // Cycles the simulation stopped at: its work, which follows the issues,
   // dispatches and releases, not the number of cycles they span.
@@ -110,8 +120,8 @@ struct BlockSimulation {
 
 // Simulates `warps` (register ids below register_count). Throws
 // std::invalid_argument for an invalid description, an unknown unit, a
-// register out of range, or warps that do not all execute the same number of
-// barriers.
+// register out of range, warps of a block that do not all execute the same
+// number of barriers, or block_of / block_start not matching the warps.
 BlockSimulation simulate_block(const HardwareDescription& hw,
                                const std::vector<std::vector<Instruction>>& warps,
                                std::size_t register_count, const BlockSimulationOptions& options);
