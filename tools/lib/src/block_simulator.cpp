@@ -162,22 +162,31 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   BlockSimulation sim;
   sim.warp_end.assign(n, 0);
   if (n == 0) return sim;
-  // Several blocks (options.block_of): each warp's block and start.
+  // Several blocks (options.block_of): each warp's block, and each block's
+  // delay from its slot becoming free to its start.
   const bool blocks = !options.block_of.empty();
   std::size_t block_count = 1;
   if (blocks) {
     if (options.block_of.size() != n) throw std::invalid_argument("block_of does not name every warp's block");
     block_count = std::size_t{*std::max_element(options.block_of.begin(), options.block_of.end())} + 1;
-    if (!options.block_start.empty() && options.block_start.size() < block_count) {
-      throw std::invalid_argument("block_start does not name every block's start");
+    if (!options.block_delay.empty() && options.block_delay.size() < block_count) {
+      throw std::invalid_argument("block_delay does not name every block's delay");
     }
-  } else if (!options.block_start.empty()) {
-    throw std::invalid_argument("block_start without block_of");
+  } else if (!options.block_delay.empty() || options.resident_blocks != 0) {
+    throw std::invalid_argument("block_delay or resident_blocks without block_of");
   }
   auto block = [&](std::size_t w) -> std::size_t { return blocks ? options.block_of[w] : 0; };
-  auto start = [&](std::size_t w) -> std::uint64_t {
-    return options.block_start.empty() ? 0 : options.block_start[block(w)];
+  auto delay = [&](std::size_t b) -> std::uint64_t {
+    return options.block_delay.empty() ? 0 : options.block_delay[b];
   };
+  // The first resident_blocks blocks start at the launch; each later one
+  // when a running block ends (blocks.end: every result written, every
+  // queued instruction served), in block order.
+  const std::size_t resident =
+      options.resident_blocks == 0 ? block_count : std::min(block_count, options.resident_blocks);
+  std::vector<bool> started(block_count, false);
+  std::vector<bool> ended(block_count, false);
+  std::size_t next_block = 0;
   // The barriers of each block's first warp, which the block's others match.
   constexpr std::size_t kUnseen = std::numeric_limits<std::size_t>::max();
   std::vector<std::size_t> barriers(block_count, kUnseen);
@@ -208,11 +217,22 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   }
 
   std::vector<WarpState> st(n);
-  for (std::size_t w = 0; w < n; ++w) {
-    if (start(w) > kNever - hw.launch_delay) throw std::invalid_argument("block start too late");
-    st[w].next_issue = start(w) + hw.launch_delay;
-    st[w].drain = start(w);  // a warp of no instruction ends where its block starts
-  }
+  // Starts the next block, `delay` after its slot became free at `free`.
+  auto start_next_block = [&](std::uint64_t free) {
+    const std::size_t b = next_block++;
+    if (free > kNever / 2 || delay(b) > kNever / 2 - free - hw.launch_delay) {
+      throw std::invalid_argument("block start too late");
+    }
+    const std::uint64_t at = free + delay(b);
+    started[b] = true;
+    for (std::size_t w = 0; w < n; ++w) {
+      if (block(w) != b) continue;
+      st[w].next_issue = at + hw.launch_delay;
+      st[w].drain = at;  // a warp of no instruction ends where its block starts
+    }
+  };
+  for (std::size_t w = 0; w < n; ++w) st[w].next_issue = kNever;  // not started
+  while (next_block < resident) start_next_block(0);
   std::vector<std::uint64_t> ready(n * register_count, 0);
   std::array<std::uint64_t, kMaxResources> resource_free{};
   std::mt19937_64 rng(options.seed);
@@ -348,6 +368,10 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     bool all_waiting = true;
     for (std::size_t w = 0; w < n; ++w) {
       WarpState& s = st[w];
+      if (!started[block(w)]) {
+        all_done = false;
+        continue;
+      }
       if (!s.done && !s.at_barrier) {
         // An exit that takes an issue slot is issued below; the warp then
         // runs past it.
@@ -362,6 +386,25 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
       // A draining barrier also waits for the warp's queued instructions.
       const bool there = s.at_barrier && (!options.barriers_drain || s.waiting == 0);
       if (!s.done && !there) all_waiting = false;
+    }
+    if (blocks && next_block < block_count) {
+      // A block that ends frees its slot for the next one.
+      bool dispatched = false;
+      for (std::size_t b = 0; b < block_count && next_block < block_count; ++b) {
+        if (!started[b] || ended[b]) continue;
+        std::uint64_t end = 0;
+        bool over = true;
+        for (std::size_t w = 0; w < n && over; ++w) {
+          if (block(w) != b) continue;
+          over = st[w].done && st[w].waiting == 0;
+          end = std::max(end, st[w].drain);
+        }
+        if (!over) continue;
+        ended[b] = true;
+        start_next_block(end);
+        dispatched = true;
+      }
+      if (dispatched) continue;
     }
     if (all_done && queued == 0) break;
     if (blocks) {
@@ -389,7 +432,7 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
     std::uint64_t next_event = kNever;
     const bool unit_free = !collect || collectors.free_at(t);
     for (std::size_t w = 0; w < n; ++w) {
-      if (st[w].done || st[w].at_barrier) continue;
+      if (!started[block(w)] || st[w].done || st[w].at_barrier) continue;
       // A barrier that issues waits for nothing but the warp's issue stage
       // and, like an instruction, a free collector unit (the release waits
       // for the rest).

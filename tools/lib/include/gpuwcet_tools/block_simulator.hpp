@@ -91,13 +91,19 @@ struct BlockSimulationOptions {
   // bar.sync); false: it takes no slot. Needs barrier_slot_covered(hw).
   bool barrier_issues = false;
   // Several blocks sharing the SM (the co-resident blocks of
-  // docs/kernel-wcet.md): when not empty, block_of[w] is warp w's block, a
-  // barrier waits for the warps of its own block only, and block b's warps
-  // start issuing at block_start[b] + launch_delay (block_start empty: all
-  // at 0). Every warp of a block executes the same number of barriers;
-  // blocks may differ. Empty: all warps form one block.
+  // docs/kernel-wcet.md): when not empty, block_of[w] is warp w's block and
+  // a barrier waits for the warps of its own block only. Every warp of a
+  // block executes the same number of barriers; blocks may differ. Empty:
+  // all warps form one block.
   std::vector<std::uint32_t> block_of;
-  std::vector<std::uint64_t> block_start;
+  // At most resident_blocks blocks run at once (0: all of them). Blocks are
+  // dispatched in order: the first resident_blocks at the launch, each later
+  // one into the slot of a block that ends (its last result written and its
+  // queued instructions served). Block b starts block_delay[b] cycles after
+  // its slot is free (the launch, or the end of the block before it), its
+  // warps issuing from launch_delay after that (block_delay empty: 0).
+  std::size_t resident_blocks = 0;
+  std::vector<std::uint64_t> block_delay;
 };
 
 // Whether a barrier may take an issue slot on `hw` (validated: issue_interval
@@ -121,7 +127,7 @@ struct BlockSimulation {
 // Simulates `warps` (register ids below register_count). Throws
 // std::invalid_argument for an invalid description, an unknown unit, a
 // register out of range, warps of a block that do not all execute the same
-// number of barriers, or block_of / block_start not matching the warps.
+// number of barriers, or block_of / block_delay not matching the warps.
 BlockSimulation simulate_block(const HardwareDescription& hw,
                                const std::vector<std::vector<Instruction>>& warps,
                                std::size_t register_count, const BlockSimulationOptions& options);
