@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "case_count.hpp"
+#include "every_choice.hpp"
 #include "gpuwcet/kernel_wcet.hpp"
 #include "gpuwcet/phase_profile.hpp"
 #include "gpuwcet/profile.hpp"
@@ -244,6 +245,61 @@ TEST(CoResidentBlocks, EachBlockWithinItsShareOfTheSm) {
     }
   }
   EXPECT_GT(shared, 0);  // the blocks do delay each other
+}
+
+// A1 over every schedule: 2-3 small blocks (1-2 warps of 2-5 instructions,
+// 0-1 barriers) started up to 6 cycles apart, every choice of issuing warp
+// and of collector pick enumerated (up to 20,000 runs), both barrier
+// machines: in every run each block ends within its share.
+TEST(CoResidentBlocks, EveryScheduleOfSmallBlocksWithinTheirShare) {
+  std::mt19937_64 rng(test_seed(2037));
+  int complete = 0, cases = 0;
+  int shared = 0;  // enumerations in which some block outlasted its B_S
+  for (int n = 0; n < case_count(300); ++n) {
+    const HardwareDescription hw = testing::collector_hw(rng, 3);
+    const std::size_t k = 2 + rng() % 2;
+    std::vector<Block> blocks;
+    std::vector<Share> shares;
+    for (std::size_t b = 0; b < k; ++b) {
+      BlockGeneratorOptions o;
+      o.warps = k == 3 ? 1 : 1 + rng() % 2;
+      o.instructions = 2 + rng() % 4;
+      o.barriers = rng() % 2;
+      o.registers = 8;
+      o.dependency = static_cast<double>(rng() % 10) / 10.0;
+      o.max_extra_cycles = static_cast<std::uint8_t>(rng() % 2 == 0 ? 0 : rng() % 6);
+      blocks.push_back(testing::with_branches(generate_block(hw, o, rng)));
+      shares.push_back(share_of(hw, blocks.back()));
+    }
+    std::uint64_t all_interference = 0;
+    for (const Share& s : shares) all_interference += s.interference;
+    const Sm sm = sm_of(blocks);
+    for (const bool drain : {true, false}) {
+      ++cases;
+      BlockSimulationOptions so;
+      so.barriers_drain = drain;
+      so.barrier_issues = barrier_slot_covered(hw) && rng() % 2 == 0;
+      so.block_of = sm.block_of;
+      for (std::size_t b = 0; b < k; ++b) so.block_delay.push_back(rng() % 7);
+      bool within = true;
+      bool beyond_own = false;
+      const bool all = testing::every_choice(hw, sm.warps, kRegisters, so, 20000, [&](const BlockSimulation& sim) {
+        const std::vector<std::uint64_t> end = block_ends(sim, sm, k);
+        for (std::size_t b = 0; b < k; ++b) {
+          const std::uint64_t bound = shares[b].alone_with_others + all_interference - shares[b].interference;
+          if (end[b] - so.block_delay[b] > bound) within = false;
+          if (end[b] - so.block_delay[b] > shares[b].alone_with_others) beyond_own = true;
+        }
+      });
+      ASSERT_TRUE(within) << n << ": " << k << " blocks, drain " << drain;
+      if (all) ++complete;
+      if (beyond_own) ++shared;
+    }
+  }
+  EXPECT_GT(complete, cases / 2) << complete << " of " << cases;
+  EXPECT_GT(shared, 0);
+  RecordProperty("complete", complete);
+  RecordProperty("shared", shared);
 }
 
 // End to end: a trace of G blocks compiled as `gpuwcet compile` does
