@@ -6,7 +6,7 @@
 #   scripts/soak.sh [MINUTES (default 60)] [FIRST SEED (default 1)]
 # Builds the host tree in build/host (or $SOAK_BUILD_DIR) with its tests, as
 # scripts/test.sh does. A seed runs every property of the list below once,
-# about 30 s on one core; a failure prints the test's output and the command
+# about 40 s on one core; a failure prints the test's output and the command
 # that reproduces it, and the script stops with status 1.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +22,7 @@ fi
 # simulator, an exact enumeration or a reference SIMT run, and the readers'
 # and profile's properties that feed them.
 tools_filter='BlockSimulator.*:CollectorAnyOrder.*:BarrierSlots.*:BlockAdversary.*:CollectorUnits.*'
-tools_filter+=':ScheduleSearch.*:LaneDivergence.Random*:LaneFlow.Random*:PhaseProfile.Counted*'
+tools_filter+=':ScheduleSearch.*:CoResidentBlocks.*:LaneDivergence.Random*:LaneFlow.Random*:PhaseProfile.Counted*'
 tools_filter+=':Profile.WorstOfATraceBoundsEveryBlock:BlockAnalysis.WorstBlockChosenWhileReadingIsTheWorstBlock'
 unit_filter='KernelWcet.ResidencyEqualsPlacingBlocksOneByOne'
 
