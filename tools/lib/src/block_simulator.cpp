@@ -169,6 +169,14 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   if (blocks) {
     if (options.block_of.size() != n) throw std::invalid_argument("block_of does not name every warp's block");
     block_count = std::size_t{*std::max_element(options.block_of.begin(), options.block_of.end())} + 1;
+    // A block without warps would end, and free its slot, at the launch.
+    std::vector<bool> has_warp(std::min(block_count, n + 1), false);
+    for (const std::uint32_t b : options.block_of) {
+      if (b < has_warp.size()) has_warp[b] = true;
+    }
+    if (block_count > n || std::find(has_warp.begin(), has_warp.end(), false) != has_warp.end()) {
+      throw std::invalid_argument("block_of leaves a block number without warps");
+    }
     if (!options.block_delay.empty() && options.block_delay.size() < block_count) {
       throw std::invalid_argument("block_delay does not name every block's delay");
     }
@@ -179,9 +187,9 @@ BlockSimulation simulate_block(const HardwareDescription& hw,
   auto delay = [&](std::size_t b) -> std::uint64_t {
     return options.block_delay.empty() ? 0 : options.block_delay[b];
   };
-  // The first resident_blocks blocks start at the launch; each later one
-  // when a running block ends (blocks.end: every result written, every
-  // queued instruction served), in block order.
+  // The first resident_blocks blocks start at the launch; each later one, in
+  // block order, in the slot of a running block once that block is known to
+  // end (its warps done, its queued instructions served), at that end.
   const std::size_t resident =
       options.resident_blocks == 0 ? block_count : std::min(block_count, options.resident_blocks);
   std::vector<bool> started(block_count, false);

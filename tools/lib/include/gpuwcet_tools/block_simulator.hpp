@@ -97,11 +97,15 @@ struct BlockSimulationOptions {
   // all warps form one block.
   std::vector<std::uint32_t> block_of;
   // At most resident_blocks blocks run at once (0: all of them). Blocks are
-  // dispatched in order: the first resident_blocks at the launch, each later
-  // one into the slot of a block that ends (its last result written and its
-  // queued instructions served). Block b starts block_delay[b] cycles after
-  // its slot is free (the launch, or the end of the block before it), its
-  // warps issuing from launch_delay after that (block_delay empty: 0).
+  // dispatched in block order: the first resident_blocks at the launch, each
+  // later one into the slot of a running block once that block is known to
+  // end (its warps have issued their last instruction and its queued ones
+  // are served), as running blocks become known to end, which need not be
+  // the order in which they end (A2 of docs/kernel-wcet.md allows any
+  // order). Block b starts block_delay[b] cycles after its slot is free (the
+  // launch, or the end of the block before it: its last result written),
+  // its warps issuing from launch_delay after that (block_delay empty: 0).
+  // Every block number below the largest in block_of must have a warp.
   std::size_t resident_blocks = 0;
   std::vector<std::uint64_t> block_delay;
 };
@@ -127,7 +131,8 @@ struct BlockSimulation {
 // Simulates `warps` (register ids below register_count). Throws
 // std::invalid_argument for an invalid description, an unknown unit, a
 // register out of range, warps of a block that do not all execute the same
-// number of barriers, or block_of / block_delay not matching the warps.
+// number of barriers, or block_of / block_delay not matching the warps (a
+// block number without warps).
 BlockSimulation simulate_block(const HardwareDescription& hw,
                                const std::vector<std::vector<Instruction>>& warps,
                                std::size_t register_count, const BlockSimulationOptions& options);
