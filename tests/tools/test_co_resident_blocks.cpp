@@ -81,6 +81,16 @@ Share share_of(const HardwareDescription& hw, const Block& block) {
   return out;
 }
 
+// What A1 allows each of blocks sharing an SM: its B_S plus the E of every
+// other one.
+std::vector<std::uint64_t> a1_bounds(const std::vector<Share>& shares) {
+  std::uint64_t all = 0;
+  for (const Share& s : shares) all += s.interference;
+  std::vector<std::uint64_t> out;
+  for (const Share& s : shares) out.push_back(s.alone_with_others + all - s.interference);
+  return out;
+}
+
 // The warps of `blocks`, one after the other, and each one's block.
 struct Sm {
   Block warps;
@@ -222,8 +232,7 @@ TEST(CoResidentBlocks, EachBlockWithinItsShareOfTheSm) {
       blocks.push_back(testing::random_block(rng, hw, 0, BlockSizes{1, 4, 1, 24}));
       shares.push_back(share_of(hw, blocks.back()));
     }
-    std::uint64_t all_interference = 0;
-    for (const Share& s : shares) all_interference += s.interference;
+    const std::vector<std::uint64_t> allowed = a1_bounds(shares);
     const Sm sm = sm_of(blocks);
     const std::uint64_t d = rng() % 41;
     for (const bool drain : {true, false}) {
@@ -241,8 +250,7 @@ TEST(CoResidentBlocks, EachBlockWithinItsShareOfTheSm) {
         const BlockSimulation sim = simulate_block(hw, sm.warps, kRegisters, so);
         const std::vector<std::uint64_t> end = block_ends(sim, sm, k);
         for (std::size_t b = 0; b < k; ++b) {
-          const std::uint64_t bound = shares[b].alone_with_others + all_interference - shares[b].interference;
-          ASSERT_LE(end[b] - so.block_delay[b], bound)
+          ASSERT_LE(end[b] - so.block_delay[b], allowed[b])
               << n << " block " << b << " of " << k << ", policy " << static_cast<int>(policy) << " drain "
               << drain;
           if (end[b] - so.block_delay[b] > shares[b].alone_with_others) ++shared;
@@ -278,8 +286,7 @@ TEST(CoResidentBlocks, EveryScheduleOfSmallBlocksWithinTheirShare) {
       blocks.push_back(testing::with_branches(generate_block(hw, o, rng)));
       shares.push_back(share_of(hw, blocks.back()));
     }
-    std::uint64_t all_interference = 0;
-    for (const Share& s : shares) all_interference += s.interference;
+    const std::vector<std::uint64_t> allowed = a1_bounds(shares);
     const Sm sm = sm_of(blocks);
     for (const bool drain : {true, false}) {
       ++cases;
@@ -293,8 +300,7 @@ TEST(CoResidentBlocks, EveryScheduleOfSmallBlocksWithinTheirShare) {
       const bool all = testing::every_choice(hw, sm.warps, kRegisters, so, 20000, [&](const BlockSimulation& sim) {
         const std::vector<std::uint64_t> end = block_ends(sim, sm, k);
         for (std::size_t b = 0; b < k; ++b) {
-          const std::uint64_t bound = shares[b].alone_with_others + all_interference - shares[b].interference;
-          if (end[b] - so.block_delay[b] > bound) within = false;
+          if (end[b] - so.block_delay[b] > allowed[b]) within = false;
           if (end[b] - so.block_delay[b] > shares[b].alone_with_others) beyond_own = true;
         }
       });
