@@ -25,6 +25,7 @@
 #include "gpuwcet_tools/trace_input.hpp"
 #include "hand_blocks.hpp"
 #include "random_blocks.hpp"
+#include "scratch_folder.hpp"
 #include "test_seed.hpp"
 
 namespace gpuwcet::tools {
@@ -325,8 +326,8 @@ TEST(CoResidentBlocks, EveryScheduleOfSmallBlocksWithinTheirShare) {
 // B_S + (G - 1) E of its start (A1).
 TEST(CoResidentBlocks, KernelBoundCoversEveryDispatch) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "gpuwcet_co_resident_blocks";
-  fs::create_directories(dir);
+  const gpuwcet::testing::ScratchFolder scratch("gpuwcet_co_resident_blocks");
+  const fs::path& dir = scratch.path();
   std::mt19937_64 rng(test_seed(2036));
   int beyond_one = 0;  // runs of k blocks at once longer than d + B_S
   int above_rounds = 0;  // runs longer than the synchronous-rounds estimate (recorded only)
@@ -402,7 +403,6 @@ TEST(CoResidentBlocks, KernelBoundCoversEveryDispatch) {
       }
     }
   }
-  fs::remove_all(dir);
   // Runs that need the co-resident term (12 with the fixed seed: dropping
   // it from kernel_wcet fails the test), and runs above the synchronous
   // estimate (none). Too rare to require under every seed; the A1 tests

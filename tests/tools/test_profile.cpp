@@ -20,6 +20,7 @@
 #include "gpuwcet_tools/trace_input.hpp"
 #include "gpuwcet_tools/tool_error.hpp"
 #include "shared_data.hpp"
+#include "scratch_folder.hpp"
 #include "test_seed.hpp"
 
 namespace {
@@ -313,8 +314,8 @@ gpuwcet::BlockTiming compiled_timing(const std::string& manifest) {
 // on the orin-sm preset (barriers that do not drain, collector units).
 TEST(Profile, WorstOfATraceBoundsEveryBlock) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "gpuwcet_profile_worst_block";
-  fs::create_directories(dir);
+  const gpuwcet::testing::ScratchFolder scratch("gpuwcet_profile_worst_block");
+  const fs::path& dir = scratch.path();
   std::mt19937_64 rng(::gpuwcet::testing::test_seed(20261124));
   int tighter_alone = 0;
   for (int n = 0; n < 120; ++n) {
@@ -377,7 +378,6 @@ TEST(Profile, WorstOfATraceBoundsEveryBlock) {
     }
     EXPECT_EQ(worst.alone_bound, largest) << n;
   }
-  fs::remove_all(dir);
   // One-warp blocks keep their time alone, below the section lengths.
   EXPECT_GT(tighter_alone, 10);
 }
@@ -388,8 +388,8 @@ TEST(Profile, WorstOfATraceBoundsEveryBlock) {
 // another trace, here one with other instructions, without a word).
 TEST(Profile, ManifestPathsGoThroughSymbolicLinks) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "gpuwcet_manifest_symlink";
-  fs::remove_all(dir);
+  const gpuwcet::testing::ScratchFolder scratch("gpuwcet_manifest_symlink");
+  const fs::path& dir = scratch.path();
   fs::create_directories(dir / "real" / "configs");
   fs::create_directories(dir / "real" / "traces");
   fs::create_directories(dir / "traces");
@@ -400,7 +400,6 @@ TEST(Profile, ManifestPathsGoThroughSymbolicLinks) {
   fs::create_directory_symlink(dir / "real" / "configs", dir / "link");
   const auto through_link = gpuwcet::tools::load_manifest((dir / "link" / "m.toml").string()).at(0).sections;
   const auto direct = gpuwcet::tools::load_manifest((dir / "real" / "configs" / "m.toml").string()).at(0).sections;
-  fs::remove_all(dir);
   EXPECT_EQ(through_link, direct);
 }
 
@@ -412,8 +411,8 @@ TEST(Profile, TraceDefaultsToTheConfigNextToIt) {
   const fs::path trace = gpuwcet::test::kSharedData / "gpgpusim-ptx-traces" /
                          "nn-rodinia-2.0-ft" / "_Z6euclidPcffPfiii1.trace";
   if (!fs::exists(trace)) GTEST_SKIP() << "no " << trace;
-  const fs::path dir = fs::temp_directory_path() / "gpuwcet_manifest_default_hw";
-  fs::create_directories(dir);
+  const gpuwcet::testing::ScratchFolder scratch("gpuwcet_manifest_default_hw");
+  const fs::path& dir = scratch.path();
   auto compile = [&](const std::string& hardware_line) {
     const fs::path m = dir / "m.toml";
     std::ofstream(m) << "[[kernel]]\nname = \"nn\"\nblock_threads = 32\ntrace = \""
@@ -425,7 +424,6 @@ TEST(Profile, TraceDefaultsToTheConfigNextToIt) {
   const auto named = compile("hardware_file = \"" +
                              fs::absolute(trace.parent_path() / "gpgpusim.config").string() + "\"\n");
   const auto preset = compile("hardware = \"orin-sm\"\n");
-  fs::remove_all(dir);
   EXPECT_EQ(by_default, named);
   EXPECT_NE(by_default, preset);
 }

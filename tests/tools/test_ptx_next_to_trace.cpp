@@ -17,6 +17,7 @@
 #include "gpuwcet_tools/tool_error.hpp"
 #include "gpuwcet_tools/trace_input.hpp"
 #include "ptx_kernel_text.hpp"
+#include "scratch_folder.hpp"
 
 namespace {
 
@@ -24,21 +25,7 @@ namespace fs = std::filesystem;
 using namespace gpuwcet::tools;
 using namespace gpuwcet::tools::test_ptx;
 
-// A fresh folder for one test, removed with it.
-struct Folder {
-  fs::path path;
-  explicit Folder(const std::string& name) : path(fs::temp_directory_path() / name) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Folder() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = path / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-};
+using Folder = gpuwcet::testing::ScratchFolder;
 
 TEST(PtxFileNextToTrace, FoundUnderTheNameItsLinesGive) {
   const Folder dir("gpuwcet_ptx_next_to_found");
@@ -67,15 +54,15 @@ TEST(PtxFileNextToTrace, NoneForOtherTracesStandardInputOrPipes) {
   dir.write("sub/k.ptx", kLudLike);
   EXPECT_EQ(ptx_file_next_to(dir.write("sub.trace", "warp 0 :  PC=0x100 (sub/k.ptx:3) ret;\n")), "");
   EXPECT_EQ(ptx_file_next_to(dir.write("empty.trace", "")), "");
-  EXPECT_EQ(ptx_file_next_to((dir.path / "absent.trace").string()), "");
+  EXPECT_EQ(ptx_file_next_to((dir.path() / "absent.trace").string()), "");
   // A folder under the name is no PTX file.
   const Folder other("gpuwcet_ptx_next_to_folder");
   const std::string lone = other.write("t.trace", lud_like_trace());
-  fs::create_directories(other.path / "k.ptx");
+  fs::create_directories(other.path() / "k.ptx");
   EXPECT_EQ(ptx_file_next_to(lone), "");
   // A named pipe is not opened: its first line would be lost to the
   // reader (opening it here would block the test).
-  const fs::path fifo = dir.path / "pipe.trace";
+  const fs::path fifo = dir.path() / "pipe.trace";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EQ(ptx_file_next_to(fifo.string()), "");
 }
