@@ -67,6 +67,55 @@ TEST(PtxFileNextToTrace, NoneForOtherTracesStandardInputOrPipes) {
   EXPECT_EQ(ptx_file_next_to(fifo.string()), "");
 }
 
+// A trace linked into a collection of traces is a file of its run's
+// folder, where GPGPU-Sim left its gpgpusim.config and PTX file: both are
+// found there, after the link's own folder, which comes first.
+TEST(PtxFileNextToTrace, ALinkedTraceFindsTheFilesOfItsRun) {
+  const Folder dir("gpuwcet_ptx_next_to_link");
+  const std::string trace = dir.write("run/t.trace", lud_like_trace());
+  const std::string ptx = dir.write("run/k.ptx", kLudLike);
+  const std::string config = dir.write("run/gpgpusim.config", "-gpgpu_n_clusters 1\n");
+  fs::create_directories(dir.path() / "traces");
+  const fs::path relative_link = dir.path() / "traces" / "relative.trace";
+  const fs::path absolute_link = dir.path() / "traces" / "absolute.trace";
+  fs::create_symlink("../run/t.trace", relative_link);
+  fs::create_symlink(trace, absolute_link);
+  for (const fs::path& link : {relative_link, absolute_link}) {
+    SCOPED_TRACE(link.string());
+    const std::string found_ptx = ptx_file_next_to(link.string());
+    const std::string found_config = config_next_to(link.string());
+    ASSERT_FALSE(found_ptx.empty());
+    ASSERT_FALSE(found_config.empty());
+    EXPECT_TRUE(fs::equivalent(found_ptx, ptx));
+    EXPECT_TRUE(fs::equivalent(found_config, config));
+    EXPECT_TRUE(beside_link_target(link.string(), found_ptx));
+    const TracePtxFile taken(link.string(), "", false, "--no-ptx");
+    EXPECT_TRUE(taken.next_to_trace());
+    EXPECT_STREQ(taken.where(), "next to the file it links to");
+    const std::string told = taken.explained(ToolError("t.trace:2: mismatch")).what();
+    EXPECT_NE(told.find("lies next to the file the trace links to"), std::string::npos) << told;
+  }
+  // The trace itself, read by its own path, finds them beside it.
+  EXPECT_EQ(ptx_file_next_to(trace), ptx);
+  EXPECT_FALSE(beside_link_target(trace, ptx));
+  EXPECT_STREQ(TracePtxFile(trace, "", false, "--no-ptx").where(), "next to it");
+  // Files next to the link are the user's choice and come first.
+  const std::string own_ptx = dir.write("traces/k.ptx", kLudLike);
+  const std::string own_config = dir.write("traces/gpgpusim.config", "-gpgpu_n_clusters 1\n");
+  EXPECT_EQ(ptx_file_next_to(relative_link.string()), own_ptx);
+  EXPECT_EQ(config_next_to(relative_link.string()), own_config);
+  EXPECT_FALSE(beside_link_target(relative_link.string(), own_ptx));
+  // A link within its target's folder, and one that leads nowhere.
+  const fs::path same = dir.path() / "run" / "same.trace";
+  fs::create_symlink("t.trace", same);
+  EXPECT_EQ(ptx_file_next_to(same.string()), (dir.path() / "run" / "k.ptx").string());
+  const fs::path dangling = dir.path() / "elsewhere" / "gone.trace";
+  fs::create_directories(dangling.parent_path());
+  fs::create_symlink("../run/absent.trace", dangling);
+  EXPECT_EQ(ptx_file_next_to(dangling.string()), "");
+  EXPECT_EQ(config_next_to(dangling.string()), "");
+}
+
 // The file chosen and loaded (TracePtxFile): given, none, or next to the
 // trace; only one taken by default has its errors explained.
 TEST(PtxFileNextToTrace, ErrorsItCausesSayWhereItCameFrom) {

@@ -102,8 +102,8 @@ Inputs load_inputs(const BlockOptions& o) {
   in.ptx = ptx.path();
   read_options.control_flow = ptx.flow();
   if (ptx.next_to_trace()) {
-    fmt::print(stderr, "note: {}: split lanes join where {}, the PTX file its lines name, next to "
-               "it, says (--no-ptx: at any label)\n", o.trace, in.ptx);
+    fmt::print(stderr, "note: {}: split lanes join where {}, the PTX file its lines name, {}, "
+               "says (--no-ptx: at any label)\n", o.trace, in.ptx, ptx.where());
   }
   read_options.progress = Progress("reading " + o.trace, "bytes");
   // The worst block (the default): each block bounded as soon as it is

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -57,12 +58,34 @@ std::string_view ptx_name_in(std::string_view head) {
   return {};
 }
 
+// The folders a trace's companion files are looked for in: the trace's own,
+// as its path names it, then, when that path is a symbolic link into
+// another folder, the folder of the file it leads to. GPGPU-Sim leaves its
+// files in its run's folder; a trace linked into a collection of traces
+// would otherwise be bounded on a preset, not on the machine it ran on. A
+// file next to the link comes first: it is what the user put there.
+std::vector<std::filesystem::path> folders_of(const std::string& trace) {
+  std::vector<std::filesystem::path> folders{std::filesystem::path(trace).parent_path()};
+  std::error_code ec;
+  if (!std::filesystem::is_symlink(trace, ec)) return folders;
+  // A link that leads nowhere has no folder of its own: the reader says why.
+  const std::filesystem::path target = std::filesystem::canonical(trace, ec);
+  if (ec) return folders;
+  const std::filesystem::path given = std::filesystem::weakly_canonical(
+      folders.front().empty() ? std::filesystem::path(".") : folders.front(), ec);
+  if (ec || target.parent_path() != given) folders.push_back(target.parent_path());
+  return folders;
+}
+
 }  // namespace
 
 std::string config_next_to(const std::string& trace) {
   if (trace == "-") return {};  // standard input lies next to nothing
-  const std::filesystem::path p = std::filesystem::path(trace).parent_path() / "gpgpusim.config";
-  return file_there(trace, p, "a gpgpusim.config") ? p.string() : std::string();
+  for (const std::filesystem::path& folder : folders_of(trace)) {
+    const std::filesystem::path p = folder / "gpgpusim.config";
+    if (file_there(trace, p, "a gpgpusim.config")) return p.string();
+  }
+  return {};
 }
 
 std::string ptx_file_next_to(const std::string& trace) {
@@ -79,16 +102,26 @@ std::string ptx_file_next_to(const std::string& trace) {
   head.resize(static_cast<std::size_t>(in.gcount()));
   const std::string_view name = ptx_name_in(head);
   if (name.empty()) return {};
-  const std::filesystem::path p = std::filesystem::path(trace).parent_path() / std::string(name);
-  if (!file_there(trace, p, "the PTX file its lines name")) return {};
-  // A folder of that name is no PTX file (a link to a file is one).
-  if (!std::filesystem::is_regular_file(p, ec)) return {};
-  return p.string();
+  for (const std::filesystem::path& folder : folders_of(trace)) {
+    const std::filesystem::path p = folder / std::string(name);
+    // A folder of that name is no PTX file (a link to a file is one).
+    if (file_there(trace, p, "the PTX file its lines name") &&
+        std::filesystem::is_regular_file(p, ec)) {
+      return p.string();
+    }
+  }
+  return {};
+}
+
+bool beside_link_target(const std::string& trace, const std::string& found) {
+  return !found.empty() &&
+         std::filesystem::path(found).parent_path() != std::filesystem::path(trace).parent_path();
 }
 
 TracePtxFile::TracePtxFile(const std::string& trace, const std::string& given, bool none,
                            std::string_view opt_out)
-    : path_(!given.empty() ? given : none ? std::string() : ptx_file_next_to(trace)),
+    : trace_(trace),
+      path_(!given.empty() ? given : none ? std::string() : ptx_file_next_to(trace)),
       next_to_trace_(given.empty() && !path_.empty()),
       opt_out_(opt_out) {
   if (path_.empty()) return;
@@ -101,9 +134,11 @@ TracePtxFile::TracePtxFile(const std::string& trace, const std::string& given, b
 
 ToolError TracePtxFile::explained(const ToolError& e) const {
   if (!next_to_trace_) return e;
-  return ToolError(fmt::format("{} ({} lies next to the trace and its lines name it, so it was "
+  return ToolError(fmt::format("{} ({} lies next to the {} and its lines name it, so it was "
                                "taken as the PTX file the trace ran; {} reads the trace without it)",
-                               e.what(), path_, opt_out_));
+                               e.what(), path_,
+                               beside_link_target(trace_, path_) ? "file the trace links to" : "trace",
+                               opt_out_));
 }
 
 }  // namespace gpuwcet::tools

@@ -202,8 +202,8 @@ TracedTiming timing_from_trace(const std::string& manifest, const TraceInput& in
   out.notes.insert(out.notes.end(), hw.notes.begin(), hw.notes.end());
   if (ptx.next_to_trace()) {
     out.notes.push_back(fmt::format("{}: split lanes join where {}, the PTX file its lines name, "
-                                    "next to it, says ('ptx_file = false': at any label)",
-                                    trace.path, ptx.path()));
+                                    "{}, says ('ptx_file = false': at any label)",
+                                    trace.path, ptx.path(), ptx.where()));
   }
   for (const std::string& n : trace.notes) out.notes.push_back(trace.path + ": " + n);
   return out;

@@ -75,18 +75,25 @@ HardwareConfig hardware_preset(const std::string& name, std::uint32_t memory_lat
 
 // The gpgpusim.config next to a trace (the machine it ran on), or empty when
 // there is none: the hardware a trace is bounded on unless told otherwise.
-// A path the system cannot look into (a loop of symbolic links, a name too
-// long) throws ToolError: silently falling back to a preset would bound the
-// trace on other hardware.
+// A trace that is a symbolic link into another folder is looked beside
+// twice: next to the link first, then next to the file it leads to, the
+// run's folder. A path the system cannot look into (a loop of symbolic
+// links, a name too long) throws ToolError: silently falling back to a
+// preset would bound the trace on other hardware.
 std::string config_next_to(const std::string& trace);
 
 // The PTX file a GPGPU-Sim PTX trace ran, when it lies next to the trace
 // under the name the trace's first line gives ("(lud-rodinia-2.8.sm_75.ptx:34)"),
 // as GPGPU-Sim leaves it in its run's folder; empty when there is none,
 // when the trace is standard input or not a regular file (a named pipe is
-// not read twice), or when its first line is not a PTX trace's. Errors as
-// config_next_to.
+// not read twice), or when its first line is not a PTX trace's. Looked for
+// and errors as config_next_to.
 std::string ptx_file_next_to(const std::string& trace);
+
+// Whether `found`, a file config_next_to or ptx_file_next_to returned for
+// `trace`, lies next to the file the trace links to rather than next to the
+// trace as its path names it.
+bool beside_link_target(const std::string& trace, const std::string& found);
 
 // The PTX file a trace is read with, loaded: the one `given`, else, unless
 // `none`, the one ptx_file_next_to finds. Set `control_flow` in the read
@@ -100,6 +107,11 @@ class TracePtxFile {
   TracePtxFile(const std::string& trace, const std::string& given, bool none, std::string_view opt_out);
   const std::string& path() const { return path_; }  // empty: none
   bool next_to_trace() const { return next_to_trace_; }
+  // Where a file taken by default lay, for notes: "next to it", or "next to
+  // the file it links to" (beside_link_target).
+  const char* where() const {
+    return beside_link_target(trace_, path_) ? "next to the file it links to" : "next to it";
+  }
   const PtxControlFlow* flow() const { return flow_ ? &*flow_ : nullptr; }
   // `e`, raised while the file was read or followed, with what the user
   // needs to see when it was taken by default: that it lies next to the
@@ -107,6 +119,7 @@ class TracePtxFile {
   ToolError explained(const ToolError& e) const;
 
  private:
+  std::string trace_;
   std::string path_;
   bool next_to_trace_ = false;
   std::string opt_out_;
