@@ -29,7 +29,6 @@ class ScratchFolder {
   ScratchFolder& operator=(const ScratchFolder&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
   // Writes `text` to `name` (folders made as needed); returns the file's path.
   std::string write(const std::string& name, const std::string& text) const {

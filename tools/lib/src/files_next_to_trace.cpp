@@ -120,9 +120,9 @@ bool beside_link_target(const std::string& trace, const std::string& found) {
 
 TracePtxFile::TracePtxFile(const std::string& trace, const std::string& given, bool none,
                            std::string_view opt_out)
-    : trace_(trace),
-      path_(!given.empty() ? given : none ? std::string() : ptx_file_next_to(trace)),
+    : path_(!given.empty() ? given : none ? std::string() : ptx_file_next_to(trace)),
       next_to_trace_(given.empty() && !path_.empty()),
+      beside_link_target_(next_to_trace_ && beside_link_target(trace, path_)),
       opt_out_(opt_out) {
   if (path_.empty()) return;
   try {
@@ -137,7 +137,7 @@ ToolError TracePtxFile::explained(const ToolError& e) const {
   return ToolError(fmt::format("{} ({} lies next to the {} and its lines name it, so it was "
                                "taken as the PTX file the trace ran; {} reads the trace without it)",
                                e.what(), path_,
-                               beside_link_target(trace_, path_) ? "file the trace links to" : "trace",
+                               beside_link_target_ ? "file the trace links to" : "trace",
                                opt_out_));
 }
 

@@ -110,7 +110,7 @@ class TracePtxFile {
   // Where a file taken by default lay, for notes: "next to it", or "next to
   // the file it links to" (beside_link_target).
   const char* where() const {
-    return beside_link_target(trace_, path_) ? "next to the file it links to" : "next to it";
+    return beside_link_target_ ? "next to the file it links to" : "next to it";
   }
   const PtxControlFlow* flow() const { return flow_ ? &*flow_ : nullptr; }
   // `e`, raised while the file was read or followed, with what the user
@@ -119,9 +119,9 @@ class TracePtxFile {
   ToolError explained(const ToolError& e) const;
 
  private:
-  std::string trace_;
   std::string path_;
   bool next_to_trace_ = false;
+  bool beside_link_target_ = false;
   std::string opt_out_;
   std::optional<PtxControlFlow> flow_;
 };
